@@ -1,0 +1,71 @@
+// swift-tools-version:6.0
+// BrainBatch: consumer-EEG and behavioural-experiment files into analysis-ready tables.
+import PackageDescription
+
+/// One executable per tool: a thin `main` over the library modules.
+func tool(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: dependencies + ["ToolSupport", "Tables", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+        path: "Sources/\(name)"
+    )
+}
+
+let package = Package(
+    name: "BrainBatch",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "bt-decode", targets: ["bt-decode"]),
+        .executable(name: "bt-synth", targets: ["bt-synth"]),
+        .executable(name: "ilog-parse", targets: ["ilog-parse"]),
+        .executable(name: "rt-stats", targets: ["rt-stats"]),
+        .executable(name: "mynd-parse", targets: ["mynd-parse"]),
+        .executable(name: "nt-analyze", targets: ["nt-analyze"]),
+        .library(name: "Tables", targets: ["Tables"]),
+        .library(name: "Brainiac", targets: ["Brainiac"]),
+        .library(name: "Spectral", targets: ["Spectral"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+    ],
+    targets: [
+        // C libraries, reached only through the `FFTW` and `HDF5` modules.
+        .systemLibrary(name: "CFFTW", path: "Sources/CFFTW", pkgConfig: "fftw3",
+                       providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CHDF5", path: "Sources/CHDF5", pkgConfig: "hdf5",
+                       providers: [.apt(["libhdf5-dev"])]),
+        .target(name: "FFTW", dependencies: ["CFFTW"]),
+        .target(name: "HDF5", dependencies: ["CHDF5"]),
+
+        // Shared core.
+        .target(name: "Tables", dependencies: ["HDF5", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Spectral", dependencies: ["FFTW"]),
+        .target(name: "ToolSupport", dependencies: ["Tables", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+
+        // One library per input format.
+        .target(name: "Brainiac", dependencies: ["Tables", "Spectral"]),
+        .target(name: "InteractLog", dependencies: ["Tables"]),
+        .target(name: "BrainTracker", dependencies: ["Tables"]),
+        .target(name: "MYND", dependencies: ["Tables", "Spectral", "HDF5"]),
+        .target(name: "MindAffect", dependencies: ["Tables"]),
+
+        // Executables.
+        tool("bt-decode", ["Brainiac"]),
+        tool("bt-synth", ["Brainiac"]),
+        tool("ilog-parse", ["InteractLog"]),
+        tool("rt-stats", ["BrainTracker"]),
+        tool("mynd-parse", ["MYND"]),
+        tool("nt-analyze", ["MindAffect"]),
+
+        // Tests (Swift Testing).
+        .target(name: "TestSupport", dependencies: ["Tables"], path: "Tests/TestSupport"),
+        .testTarget(name: "TablesTests", dependencies: ["Tables", "HDF5", "TestSupport"]),
+        .testTarget(name: "SpectralTests", dependencies: ["Spectral", "TestSupport"]),
+        .testTarget(name: "BrainiacTests", dependencies: ["Brainiac", "TestSupport"]),
+        .testTarget(name: "InteractLogTests", dependencies: ["InteractLog", "TestSupport"]),
+        .testTarget(name: "BrainTrackerTests", dependencies: ["BrainTracker", "TestSupport"]),
+        .testTarget(name: "MYNDTests", dependencies: ["MYND", "TestSupport"]),
+        .testTarget(name: "MindAffectTests", dependencies: ["MindAffect", "TestSupport"]),
+    ]
+)

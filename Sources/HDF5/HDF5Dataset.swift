@@ -1,0 +1,157 @@
+import CHDF5
+
+/// How a new dataset is laid out on disk.
+public struct HDF5StorageOptions: Sendable, Equatable {
+    /// Rows per chunk.
+    public var chunkRows: Int
+    /// Deflate level 0…9 (0: no deflate filter).
+    public var deflateLevel: Int
+    /// Whether to add the shuffle filter before deflate.
+    public var shuffle: Bool
+
+    public init(chunkRows: Int, deflateLevel: Int, shuffle: Bool) {
+        self.chunkRows = max(1, chunkRows)
+        self.deflateLevel = min(9, max(0, deflateLevel))
+        self.shuffle = shuffle
+    }
+}
+
+/// An open HDF5 dataset.
+public final class HDF5Dataset: HDF5Object {
+    init(id: hid_t, path: String) {
+        super.init(id: id, path: path, close: H5Dclose)
+    }
+
+    /// Creates an empty, extendible, chunked 1-D dataset; rows are added with the `append` functions.
+    public static func createExtendible(in location: HDF5Location, name: String, type: HDF5ElementType,
+                                        storage: HDF5StorageOptions) throws(HDF5Error) -> HDF5Dataset {
+        let datasetPath = HDF5Location.join(location.path, name)
+        let space = try HDF5Dataspace(dimensions: [0], maximum: [UInt64(bb_H5S_UNLIMITED())])
+        let dcpl = try HDF5PropertyList(bb_H5P_DATASET_CREATE(), "dataset creation")
+        try HDF5Library.check(H5Pset_obj_track_times(dcpl.id, false), "turn off time tracking for \(datasetPath)")
+        var chunk = [hsize_t(storage.chunkRows)]
+        try HDF5Library.check(H5Pset_chunk(dcpl.id, 1, &chunk), "set chunking for \(datasetPath)")
+        if storage.deflateLevel > 0 && type != .string {
+            if storage.shuffle {
+                try HDF5Library.check(H5Pset_shuffle(dcpl.id), "set the shuffle filter for \(datasetPath)")
+            }
+            try HDF5Library.check(H5Pset_deflate(dcpl.id, UInt32(storage.deflateLevel)),
+                                  "set deflate for \(datasetPath)")
+        }
+        let stringType = type == .string ? try HDF5StringType() : nil
+        let fileType = stringType?.id ?? type.fileType
+        let dataset = try HDF5Library.check(
+            H5Dcreate2(location.id, name, fileType, space.id, bb_H5P_DEFAULT(), dcpl.id, bb_H5P_DEFAULT()),
+            "create dataset \(datasetPath)")
+        return HDF5Dataset(id: dataset, path: datasetPath)
+    }
+
+    /// The current dimensions.
+    public var dimensions: [UInt64] {
+        let space = HDF5Dataspace(adopting: H5Dget_space(id), path: path)
+        return space.dimensions
+    }
+
+    /// The number of elements (the product of the dimensions).
+    public var count: Int { dimensions.reduce(1) { $0 * Int($1) } }
+
+    // MARK: Appending
+
+    /// Appends 8-bit integers.
+    public func append(_ values: UnsafeBufferPointer<Int8>) throws(HDF5Error) {
+        try appendRaw(values.count, .int8, memoryType: bb_H5T_NATIVE_INT8(), UnsafeRawPointer(values.baseAddress))
+    }
+    /// Appends 32-bit integers.
+    public func append(_ values: UnsafeBufferPointer<Int32>) throws(HDF5Error) {
+        try appendRaw(values.count, .int32, memoryType: bb_H5T_NATIVE_INT32(), UnsafeRawPointer(values.baseAddress))
+    }
+    /// Appends 64-bit integers.
+    public func append(_ values: UnsafeBufferPointer<Int64>) throws(HDF5Error) {
+        try appendRaw(values.count, .int64, memoryType: bb_H5T_NATIVE_INT64(), UnsafeRawPointer(values.baseAddress))
+    }
+    /// Appends 32-bit floats.
+    public func append(_ values: UnsafeBufferPointer<Float>) throws(HDF5Error) {
+        try appendRaw(values.count, .float32, memoryType: bb_H5T_NATIVE_FLOAT(), UnsafeRawPointer(values.baseAddress))
+    }
+    /// Appends 64-bit floats.
+    public func append(_ values: UnsafeBufferPointer<Double>) throws(HDF5Error) {
+        try appendRaw(values.count, .float64, memoryType: bb_H5T_NATIVE_DOUBLE(), UnsafeRawPointer(values.baseAddress))
+    }
+
+    /// Appends variable-length UTF-8 strings.
+    public func append(_ values: [String]) throws(HDF5Error) {
+        guard !values.isEmpty else { return }
+        let type = try HDF5StringType()
+        // One contiguous buffer of NUL-terminated strings, and pointers into it.
+        var bytes: [CChar] = []
+        bytes.reserveCapacity(values.reduce(0) { $0 + $1.utf8.count + 1 })
+        var offsets: [Int] = []
+        offsets.reserveCapacity(values.count)
+        for value in values {
+            offsets.append(bytes.count)
+            bytes.append(contentsOf: value.utf8CString)
+        }
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            let pointers: [UnsafePointer<CChar>?] = offsets.map { buffer.baseAddress! + $0 }
+            return pointers.withUnsafeBufferPointer { pointerBuffer in
+                Result { () throws(HDF5Error) in
+                    try appendRaw(values.count, .string, memoryType: type.id, UnsafeRawPointer(pointerBuffer.baseAddress))
+                }
+            }
+        }
+        try status.get()
+    }
+
+    private func appendRaw(_ count: Int, _ type: HDF5ElementType, memoryType: hid_t,
+                           _ data: UnsafeRawPointer?) throws(HDF5Error) {
+        guard count > 0, let data else { return }
+        let start = UInt64(dimensions.first ?? 0)
+        var newSize = [hsize_t(start) + hsize_t(count)]
+        try HDF5Library.check(H5Dset_extent(id, &newSize), "extend \(path)")
+        let fileSpace = try HDF5Library.check(H5Dget_space(id), "get the dataspace of \(path)")
+        defer { H5Sclose(fileSpace) }
+        var offset = [hsize_t(start)]
+        var block = [hsize_t(count)]
+        try HDF5Library.check(H5Sselect_hyperslab(fileSpace, H5S_SELECT_SET, &offset, nil, &block, nil),
+                              "select rows of \(path)")
+        let memorySpace = try HDF5Dataspace(dimensions: [UInt64(count)])
+        try HDF5Library.check(H5Dwrite(id, memoryType, memorySpace.id, fileSpace, bb_H5P_DEFAULT(), data),
+                              "write \(count) rows to \(path)")
+    }
+
+    // MARK: Reading
+
+    /// What kind of values the dataset stores.
+    public var storedClass: HDF5StoredClass { HDF5StoredClass(typeOf: id, get: H5Dget_type) }
+
+    /// Reads every element, converted by HDF5 to doubles (row-major for several dimensions).
+    public func readDoubles() throws(HDF5Error) -> [Double] {
+        var values = [Double](repeating: 0, count: count)
+        guard !values.isEmpty else { return [] }
+        let status = values.withUnsafeMutableBytes {
+            H5Dread(id, bb_H5T_NATIVE_DOUBLE(), bb_H5S_ALL(), bb_H5S_ALL(), bb_H5P_DEFAULT(), $0.baseAddress)
+        }
+        try HDF5Library.check(status, "read \(path) as numbers")
+        return values
+    }
+
+    /// Reads every element, converted by HDF5 to 64-bit integers.
+    public func readInt64s() throws(HDF5Error) -> [Int64] {
+        var values = [Int64](repeating: 0, count: count)
+        guard !values.isEmpty else { return [] }
+        let status = values.withUnsafeMutableBytes {
+            H5Dread(id, bb_H5T_NATIVE_INT64(), bb_H5S_ALL(), bb_H5S_ALL(), bb_H5P_DEFAULT(), $0.baseAddress)
+        }
+        try HDF5Library.check(status, "read \(path) as integers")
+        return values
+    }
+
+    /// Reads every element of a string dataset (fixed or variable length).
+    public func readStrings() throws(HDF5Error) -> [String] {
+        let type = try HDF5Library.check(H5Dget_type(id), "get the type of \(path)")
+        defer { H5Tclose(type) }
+        return try HDF5StringReader.read(count: count, fileType: type, what: path) { memoryType, buffer in
+            H5Dread(id, memoryType, bb_H5S_ALL(), bb_H5S_ALL(), bb_H5P_DEFAULT(), buffer)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import CHDF5
+
+/// The element types this toolkit reads and writes, each mapped to one HDF5 type.
+public enum HDF5ElementType: Sendable, Equatable {
+    /// 8-bit signed integers (`H5T_NATIVE_INT8` in memory, `H5T_STD_I8LE` in the file).
+    case int8
+    /// 32-bit signed integers (`H5T_NATIVE_INT32` / `H5T_STD_I32LE`).
+    case int32
+    /// 64-bit signed integers (`H5T_NATIVE_INT64` / `H5T_STD_I64LE`).
+    case int64
+    /// 32-bit floats (`H5T_NATIVE_FLOAT` / `H5T_IEEE_F32LE`).
+    case float32
+    /// 64-bit floats (`H5T_NATIVE_DOUBLE` / `H5T_IEEE_F64LE`).
+    case float64
+    /// Variable-length UTF-8 strings (`H5T_C_S1` with size `H5T_VARIABLE` and `H5T_CSET_UTF8`).
+    case string
+
+    /// The memory type, owned by the library (not to be closed).
+    var nativeType: hid_t {
+        switch self {
+        case .int8: bb_H5T_NATIVE_INT8()
+        case .int32: bb_H5T_NATIVE_INT32()
+        case .int64: bb_H5T_NATIVE_INT64()
+        case .float32: bb_H5T_NATIVE_FLOAT()
+        case .float64: bb_H5T_NATIVE_DOUBLE()
+        case .string: bb_H5T_C_S1()
+        }
+    }
+
+    /// The little-endian file type, owned by the library, for the numeric cases.
+    var fileType: hid_t {
+        switch self {
+        case .int8: bb_H5T_STD_I8LE()
+        case .int32: bb_H5T_STD_I32LE()
+        case .int64: bb_H5T_STD_I64LE()
+        case .float32: bb_H5T_IEEE_F32LE()
+        case .float64: bb_H5T_IEEE_F64LE()
+        case .string: bb_H5T_C_S1()
+        }
+    }
+
+    /// Whether values are integers (the shuffle filter helps those).
+    public var isInteger: Bool { self == .int8 || self == .int32 || self == .int64 }
+}
+
+/// A variable-length UTF-8 string type, closed when released.
+final class HDF5StringType: HDF5Object {
+    init() throws(HDF5Error) {
+        let type = try HDF5Library.check(H5Tcopy(bb_H5T_C_S1()), "copy the string type")
+        try HDF5Library.check(H5Tset_size(type, bb_H5T_VARIABLE()), "make a variable-length string type")
+        try HDF5Library.check(H5Tset_cset(type, H5T_CSET_UTF8), "set the UTF-8 character set")
+        super.init(id: type, path: "", close: H5Tclose)
+    }
+}
+
+/// A simple dataspace of the given dimensions (a scalar one for no dimensions).
+final class HDF5Dataspace: HDF5Object {
+    init(dimensions: [UInt64], maximum: [UInt64]? = nil) throws(HDF5Error) {
+        let space: hid_t
+        if dimensions.isEmpty {
+            space = H5Screate(H5S_SCALAR)
+        } else {
+            var dims = dimensions.map { hsize_t($0) }
+            if var maxDims = maximum?.map({ hsize_t($0) }) {
+                space = H5Screate_simple(Int32(dims.count), &dims, &maxDims)
+            } else {
+                space = H5Screate_simple(Int32(dims.count), &dims, nil)
+            }
+        }
+        super.init(id: try HDF5Library.check(space, "create a dataspace"), path: "", close: H5Sclose)
+    }
+
+    init(adopting id: hid_t, path: String) {
+        super.init(id: id, path: path, close: H5Sclose)
+    }
+
+    /// The current dimensions.
+    var dimensions: [UInt64] {
+        let rank = Int(H5Sget_simple_extent_ndims(id))
+        guard rank > 0 else { return [] }
+        var dims = [hsize_t](repeating: 0, count: rank)
+        _ = H5Sget_simple_extent_dims(id, &dims, nil)
+        return dims.map { UInt64($0) }
+    }
+}
+
+/// A property list of one class (`H5P_FILE_CREATE`, `H5P_DATASET_CREATE`, …).
+final class HDF5PropertyList: HDF5Object {
+    init(_ propertyClass: hid_t, _ what: String) throws(HDF5Error) {
+        super.init(id: try HDF5Library.check(H5Pcreate(propertyClass), "create a \(what) property list"),
+                   path: "", close: H5Pclose)
+    }
+}

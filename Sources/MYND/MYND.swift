@@ -1,0 +1,2 @@
+/// MYND study app questionnaires and HDF5 recordings.
+public enum MYND {}

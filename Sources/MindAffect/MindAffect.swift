@@ -1,0 +1,2 @@
+/// MindAffect noise-tagging BCI hub save files.
+public enum MindAffect {}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// How single values are spelled in CSV cells and HDF5 string columns (conventions §2).
+public enum CellFormatting {
+    /// The CSV spelling of a missing value, read as missing by pandas and R.
+    public static let missing = "NA"
+
+    /// The shortest text that reads back to the same double; NaN is missing.
+    public static func float(_ value: Double) -> String? {
+        guard !value.isNaN else { return nil }
+        if value.isInfinite { return value > 0 ? "inf" : "-inf" }
+        return value.description
+    }
+
+    /// An absolute UTC time as ISO 8601 with `Z` (milliseconds shown when not whole seconds); NaN is missing.
+    public static func timestamp(_ secondsSince1970: Double) -> String? {
+        guard secondsSince1970.isFinite else { return nil }
+        return iso8601(secondsSince1970) + "Z"
+    }
+
+    /// A wall-clock time of unknown zone as ISO 8601 without an offset; NaN is missing.
+    public static func localTimestamp(_ secondsSince1970: Double) -> String? {
+        guard secondsSince1970.isFinite else { return nil }
+        return iso8601(secondsSince1970)
+    }
+
+    private static func iso8601(_ seconds: Double) -> String {
+        let milliseconds = (seconds * 1000).rounded()
+        let whole = (milliseconds / 1000).rounded(.down)
+        let fraction = Int(milliseconds - whole * 1000)
+        let style = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!)
+            .year().month().day().dateTimeSeparator(.standard).time(includingFractionalSeconds: false)
+        var text = Date(timeIntervalSince1970: whole).formatted(style)
+        if text.hasSuffix("Z") { text.removeLast() }
+        if fraction != 0 { text += "." + String(String(fraction + 1000).dropFirst()) }
+        return text
+    }
+}

@@ -1,0 +1,104 @@
+import HDF5
+
+/// Writes tables into one HDF5 file: a group per table, an extendible 1-D dataset per column (conventions §2).
+final class HDF5TableWriter: TableSink {
+    private let path: String
+    private let file: HDF5File
+    private let compression: Int
+    private var tables: [String: (group: HDF5Group, datasets: [HDF5Dataset], rows: Int)] = [:]
+    private var order: [String] = []
+
+    /// Rows per chunk for a table whose first batch has `rows` rows.
+    static func chunkRows(forFirstBatch rows: Int) -> Int { min(max(rows, 1), 65_536) }
+
+    init(path: String, compression: Int) throws(TableOutputError) {
+        self.path = path
+        self.compression = compression
+        do { file = try HDF5File.create(path: path) } catch {
+            throw .cannotCreate(path: path, reason: error.description)
+        }
+    }
+
+    func append(_ batch: Table) throws(TableOutputError) {
+        do {
+            if tables[batch.name] == nil { try create(batch) }
+            guard var entry = tables[batch.name] else { return }
+            for (column, dataset) in zip(batch.columns, entry.datasets) { try write(column.values, to: dataset) }
+            entry.rows += batch.rowCount
+            tables[batch.name] = entry
+        } catch {
+            throw .io(path: path, reason: error.description)
+        }
+    }
+
+    private func create(_ batch: Table) throws(HDF5Error) {
+        let group = try file.createGroup(batch.name)
+        try group.setAttribute("columns", .strings(batch.columnNames))
+        let chunk = HDF5TableWriter.chunkRows(forFirstBatch: batch.rowCount)
+        var datasets: [HDF5Dataset] = []
+        for column in batch.columns {
+            let type = HDF5TableWriter.elementType(column.values)
+            let storage = HDF5StorageOptions(chunkRows: chunk, deflateLevel: compression, shuffle: type.isInteger)
+            let dataset = try HDF5Dataset.createExtendible(in: group, name: column.name, type: type, storage: storage)
+            try dataset.setAttribute("unit", .string(column.unit))
+            if let description = column.description { try dataset.setAttribute("description", .string(description)) }
+            switch column.values {
+            case .int32: try dataset.setAttribute("missing_value", .int(Int64(Int32.min)))
+            case .int64: try dataset.setAttribute("missing_value", .int(Int64.min))
+            case .bool:
+                try dataset.setAttribute("logical", .int(1))
+                try dataset.setAttribute("missing_value", .int(-128))
+            case .string, .timestamp, .localTimestamp: try dataset.setAttribute("missing_value", .string(""))
+            case .float64, .float32: break
+            }
+            datasets.append(dataset)
+        }
+        tables[batch.name] = (group, datasets, 0)
+        order.append(batch.name)
+    }
+
+    static func elementType(_ values: ColumnValues) -> HDF5ElementType {
+        switch values {
+        case .int32: .int32
+        case .int64: .int64
+        case .float64: .float64
+        case .float32: .float32
+        case .bool: .int8
+        case .string, .timestamp, .localTimestamp: .string
+        }
+    }
+
+    private func write(_ values: ColumnValues, to dataset: HDF5Dataset) throws(HDF5Error) {
+        switch values {
+        case .int32(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try dataset.append(b) }
+        case .int64(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try dataset.append(b) }
+        case .float64(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try dataset.append(b) }
+        case .float32(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try dataset.append(b) }
+        case .bool(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try dataset.append(b) }
+        case .string(let v): try dataset.append(v.map { $0 ?? "" })
+        case .timestamp(let v): try dataset.append(v.map { CellFormatting.timestamp($0) ?? "" })
+        case .localTimestamp(let v): try dataset.append(v.map { CellFormatting.localTimestamp($0) ?? "" })
+        }
+    }
+
+    func finish(provenance: Provenance) throws(TableOutputError) {
+        do {
+            for name in order {
+                guard let entry = tables[name] else { continue }
+                try entry.group.setAttribute("n_rows", .int(Int64(entry.rows)))
+            }
+            try file.setAttribute("tool", .string(provenance.tool))
+            try file.setAttribute("tool_version", .string(provenance.version))
+            try file.setAttribute("command_line", .string(provenance.commandLine))
+            try file.setAttribute("input_paths", .strings(provenance.inputs.map(\.path)))
+            try file.setAttribute("input_sizes", .ints(provenance.inputs.map { Int64($0.size) }))
+            try file.setAttribute("input_sha256", .strings(provenance.inputs.map(\.sha256)))
+            try file.setAttribute("parameters", .string(provenance.parametersJSON))
+            try file.setAttribute("tables", .strings(order))
+            tables.removeAll()
+            try file.flush()
+        } catch {
+            throw .io(path: path, reason: error.description)
+        }
+    }
+}

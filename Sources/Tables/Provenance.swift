@@ -1,0 +1,98 @@
+import Crypto
+import Foundation
+
+/// One input file as the provenance records it.
+public struct InputRecord: Codable, Sendable, Equatable {
+    /// The path as given on the command line.
+    public var path: String
+    /// The size in bytes.
+    public var size: Int
+    /// The SHA-256 of the content, lowercase hex.
+    public var sha256: String
+
+    public init(path: String, size: Int, sha256: String) {
+        self.path = path
+        self.size = size
+        self.sha256 = sha256
+    }
+
+    /// Describes bytes already in memory (one read of the file serves parsing and hashing).
+    public init(path: String, contents: Data) {
+        self.init(path: path, size: contents.count, sha256: SHA256.hash(data: contents).hexString)
+    }
+}
+
+/// Computes an ``InputRecord`` while a file is read in chunks, so large inputs are read once.
+public struct InputHasher {
+    private var hasher = SHA256()
+    private var size = 0
+
+    public init() {}
+
+    /// Adds the next chunk of the file.
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        hasher.update(bufferPointer: bytes)
+        size += bytes.count
+    }
+
+    /// The record for the bytes seen so far.
+    public func record(path: String) -> InputRecord {
+        InputRecord(path: path, size: size, sha256: hasher.finalize().hexString)
+    }
+}
+
+extension Digest {
+    var hexString: String { map { String(format: "%02x", $0) }.joined() }
+}
+
+/// What made an output: written into every output (HDF5 root attributes, or `provenance.json`).
+public struct Provenance: Codable, Sendable, Equatable {
+    /// The executable's name, e.g. `bt-decode`.
+    public var tool: String
+    /// The toolkit version.
+    public var version: String
+    /// The exact command line, each argument shell-quoted where needed.
+    public var commandLine: String
+    /// Every input file.
+    public var inputs: [InputRecord]
+    /// Every parameter that changed a number, as a JSON object (keys sorted).
+    public var parametersJSON: String
+
+    public init(tool: String, version: String, commandLine: String, inputs: [InputRecord],
+                parametersJSON: String) {
+        self.tool = tool
+        self.version = version
+        self.commandLine = commandLine
+        self.inputs = inputs
+        self.parametersJSON = parametersJSON
+    }
+
+    /// Encodes parameters deterministically (sorted keys) as the JSON string stored in ``parametersJSON``.
+    public static func encodeParameters<P: Encodable>(_ parameters: P) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(parameters) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The whole record as pretty JSON, with the parameters as a nested object.
+    public func jsonDocument() -> Data {
+        var object: [String: Any] = [
+            "tool": tool, "version": version, "command_line": commandLine,
+            "inputs": inputs.map { ["path": $0.path, "size": $0.size, "sha256": $0.sha256] as [String: Any] },
+        ]
+        object["parameters"] = (try? JSONSerialization.jsonObject(with: Data(parametersJSON.utf8))) ?? [:]
+        let data = (try? JSONSerialization.data(withJSONObject: object,
+                                                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
+        return data + Data("\n".utf8)
+    }
+
+    /// Shell-quotes arguments so the command line can be pasted back into a shell.
+    public static func commandLine(_ arguments: [String]) -> String {
+        arguments.map { argument in
+            let safe = argument.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0) }
+            return safe && !argument.isEmpty ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,32 @@
+/// A named table: equal-length typed columns.
+public struct Table: Sendable, Equatable {
+    /// The table's name: the HDF5 group and the CSV file name.
+    public var name: String
+    /// The columns, in output order.
+    public var columns: [Column]
+
+    /// Creates a table; every column must have the same number of rows.
+    public init(_ name: String, _ columns: [Column]) {
+        self.name = name
+        self.columns = columns
+        let counts = Set(columns.map(\.values.count))
+        precondition(counts.count <= 1,
+                     "table \(name): columns differ in length: "
+                     + columns.map { "\($0.name)=\($0.values.count)" }.joined(separator: ", "))
+    }
+
+    /// The number of rows.
+    public var rowCount: Int { columns.first?.values.count ?? 0 }
+
+    /// The column names in order.
+    public var columnNames: [String] { columns.map(\.name) }
+
+    /// The column of that name, if any.
+    public subscript(column name: String) -> Column? { columns.first { $0.name == name } }
+
+    /// Appends the rows of a table with the same columns.
+    public mutating func append(_ other: Table) {
+        precondition(other.columnNames == columnNames, "table \(name): appending rows with other columns")
+        for index in columns.indices { columns[index].values.append(contentsOf: other.columns[index].values) }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Tables
+
+/// Reading inputs, at the edge: whole files for text formats, chunks for large binary ones; either way each
+/// file is read once and hashed for the provenance as it is read.
+public enum InputFile {
+    /// Checks that a path names a readable regular file (exit 66 otherwise).
+    public static func checkReadable(_ path: String) throws(ToolError) {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw .unreadable(path: path, reason: "no such file")
+        }
+        if isFolder.boolValue { throw .unreadable(path: path, reason: "is a folder, not a file") }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw .unreadable(path: path, reason: "permission denied")
+        }
+    }
+
+    /// Reads a whole file, returning its bytes and its provenance record.
+    public static func read(_ path: String) throws(ToolError) -> (contents: Data, record: InputRecord) {
+        try checkReadable(path)
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            return (data, InputRecord(path: path, contents: data))
+        } catch {
+            throw .unreadable(path: path, reason: error.localizedDescription)
+        }
+    }
+
+    /// Streams a file in chunks of `chunkSize` bytes to `body`, hashing it on the way.
+    public static func stream(_ path: String, chunkSize: Int = 1 << 20,
+                              _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> InputRecord {
+        try checkReadable(path)
+        guard let file = fopen(path, "rb") else {
+            throw ToolError.unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { fclose(file) }
+        var hasher = InputHasher()
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, chunkSize, file) }
+            if count > 0 {
+                try buffer.withUnsafeBytes { all in
+                    let chunk = UnsafeRawBufferPointer(rebasing: all[0..<count])
+                    hasher.update(chunk)
+                    try body(chunk)
+                }
+            }
+            if count < chunkSize {
+                if ferror(file) != 0 { throw ToolError.unreadable(path: path, reason: "read error") }
+                break
+            }
+        }
+        return hasher.record(path: path)
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Tables
+
+extension OutputDestination.Format: ExpressibleByArgument {}
+
+/// The output options every table-writing tool shares (conventions §2 and §4).
+public struct OutputOptions: ParsableArguments {
+    @Option(name: .shortAndLong, help: ArgumentHelp(
+        "Output: a .h5/.hdf5 file, a .csv file (one table), or a folder of CSV files.", valueName: "path"))
+    public var output: String
+
+    @Option(help: "Output format, overriding the extension of -o: hdf5 or csv.")
+    public var format: OutputDestination.Format?
+
+    @Option(help: "With a single .csv output, the table to write.")
+    public var table: String?
+
+    @Option(help: "Deflate level 0-9 for numeric HDF5 columns (0: uncompressed).")
+    public var compression: Int = 1
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    public var quiet = false
+
+    @Flag(help: "With several inputs, go on after a failing one; failures are listed at the end (exit 65).")
+    public var keepGoing = false
+
+    public init() {}
+
+    public func validate() throws {
+        guard (0...9).contains(compression) else {
+            throw ValidationError("--compression must be 0 to 9, got \(compression)")
+        }
+    }
+
+    /// The destination chosen by `-o`, `--format` and `--table`.
+    public var destination: OutputDestination { OutputDestination(path: output, format: format, table: table) }
+
+    /// Opens the output for the tool's tables, refusing to write over an input.
+    public func open(tableNames: [String], inputs: [String]) throws(TableOutputError) -> TableOutput {
+        let resolvedOutput = URL(fileURLWithPath: output).standardizedFileURL.path
+        for input in inputs where URL(fileURLWithPath: input).standardizedFileURL.path == resolvedOutput {
+            throw .outputIsInput(input)
+        }
+        return try TableOutput(destination: destination, tableNames: tableNames, compression: compression)
+    }
+}
+
+import Foundation

@@ -1,0 +1,50 @@
+import Tables
+
+/// An error a tool reports in one line and turns into an exit code.
+public protocol ToolReportable: Error {
+    /// The exit code the error ends the tool with.
+    var exitCode: SysExit { get }
+    /// One line naming the file, the line or byte offset, and what was expected.
+    var message: String { get }
+}
+
+/// The failures common to every tool.
+public enum ToolError: ToolReportable, Equatable {
+    /// A usage error found after argument parsing (exit 64).
+    case usage(String)
+    /// An input that cannot be opened or read (exit 66).
+    case unreadable(path: String, reason: String)
+    /// An input whose content is unusable (exit 65); the message names file and line or offset.
+    case badInput(String)
+    /// Several inputs failed under `--keep-going` (exit 65).
+    case someInputsFailed(count: Int)
+
+    public var exitCode: SysExit {
+        switch self {
+        case .usage: .usage
+        case .unreadable: .noInput
+        case .badInput, .someInputsFailed: .dataError
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .usage(let text): text
+        case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
+        case .badInput(let text): text
+        case .someInputsFailed(let count): "\(count) input\(count == 1 ? "" : "s") failed"
+        }
+    }
+}
+
+extension TableOutputError: ToolReportable {
+    public var exitCode: SysExit {
+        switch self {
+        case .cannotCreate: .cannotCreate
+        case .io: .ioError
+        case .tableNameNeeded, .unknownTable, .outputIsInput: .usage
+        }
+    }
+
+    public var message: String { description }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Helpers shared by the test targets: temporary folders, the real-data folder, and Python cross-checks.
+public enum TestSupport {
+    /// The package root (found from this source file's location).
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `../shared/realdata/<sub>` beside the package, or `nil` (with a printed reason) when it is absent.
+    public static func realData(_ sub: String) -> URL? {
+        let folder = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/realdata/\(sub)")
+        if FileManager.default.fileExists(atPath: folder.path) { return folder }
+        print("skipped: real data folder \(folder.path) is absent")
+        return nil
+    }
+
+    /// `../shared/specs/<sub>` beside the package, or `nil` when absent.
+    public static func specs(_ sub: String) -> URL? {
+        let folder = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/specs/\(sub)")
+        if FileManager.default.fileExists(atPath: folder.path) { return folder }
+        print("skipped: specs folder \(folder.path) is absent")
+        return nil
+    }
+
+    /// A new empty temporary folder.
+    public static func temporaryFolder() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("brainbatch-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// The result of running a process.
+    public struct ProcessResult: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// Runs an executable with arguments and optional standard input.
+    public static func run(_ executable: String, _ arguments: [String], stdin: String? = nil) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        // Read both pipes before waiting, so a large output cannot block the child.
+        final class Box: @unchecked Sendable { var data = Data() }
+        let errBox = Box()
+        let group = DispatchGroup()
+        group.enter()
+        let errHandle = err.fileHandleForReading
+        DispatchQueue.global().async { errBox.data = errHandle.readDataToEndOfFile(); group.leave() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        let errData = errBox.data
+        process.waitUntilExit()
+        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                             stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs a Python 3 script (numpy, scipy, h5py, pandas are installed by `make test`) and returns its stdout.
+    /// Fails the caller with the script's stderr when it exits non-zero.
+    public static func python(_ script: String, _ arguments: [String] = []) throws -> String {
+        let result = try run("/usr/bin/env", ["python3", "-c", script] + arguments)
+        guard result.status == 0 else { throw PythonFailure(stderr: result.stderr) }
+        return result.stdout
+    }
+
+    /// A Python cross-check that failed.
+    public struct PythonFailure: Error, CustomStringConvertible {
+        public var stderr: String
+        public var description: String { "python3 failed:\n\(stderr)" }
+    }
+
+    /// The path of a built executable of this package (tests run after `swift build` builds them all).
+    public static func executable(_ name: String) -> String {
+        let bundle = Bundle.main.bundleURL
+        // .build/<triple>/debug/<tests bundle>: executables sit beside it.
+        var folder = bundle
+        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder.appendingPathComponent(name).path
+    }
+}
