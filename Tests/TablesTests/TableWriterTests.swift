@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Tables
+
+/// A table with every kind of column and a missing value in each.
+func everyKindTable() -> Table {
+    Table("kinds", [
+        .string("source_file", ["a.bin", "b,\"quoted\".bin", "ünï\ncode", nil]),
+        .int32("count", [1, -2147483647, 2147483647, nil], unit: "1"),
+        .int64("big", [5_000_000_000, -1, 0, nil]),
+        .float("t_s", [0.1, 1e-300, -2.5, nil], unit: "s"),
+        Column("t3_uv", unit: "µV", .float32([1.5, -0.25, 3, .nan])),
+        .bool("clear", [true, false, true, nil]),
+        .timestamp("start", [1_418_424_723, 1_418_424_723.25, 0, nil]),
+        .localTimestamp("start_local", [1_418_424_723, nil, 86_400.5, 0]),
+    ])
+}
+
+func provenanceForTests() -> Provenance {
+    Provenance(tool: "test", version: "0", commandLine: "test -o x", inputs: [
+        InputRecord(path: "a.bin", contents: Data("abc".utf8)),
+    ], parametersJSON: Provenance.encodeParameters(["window_s": 10]))
+}
+
+func writeEveryKind(to path: String, format: OutputDestination.Format? = nil, table: String? = nil) throws {
+    let output = try TableOutput(destination: OutputDestination(path: path, format: format, table: table),
+                                 tableNames: ["kinds", "empty"])
+    let table = everyKindTable()
+    // Two batches: the writers must append.
+    try output.write(Table("kinds", table.columns.map { column in
+        var first = column
+        first.values = column.values.emptyOfSameKind
+        return first
+    }))
+    try output.write(table)
+    try output.write(Table("empty", [.int32("n", [])]))
+    try output.commit(provenance: provenanceForTests())
+}
+
+@Suite("Table output")
+struct TableWriterTests {
+    @Test("SHA-256 of the provenance is the standard digest")
+    func sha256() {
+        #expect(InputRecord(path: "x", contents: Data("abc".utf8)).sha256
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    @Test("CSV cells: shortest floats, NA, ISO 8601 times, RFC 4180 quoting")
+    func csvText() throws {
+        let folder = TestSupport.temporaryFolder()
+        try writeEveryKind(to: folder.appendingPathComponent("out").path)
+        let text = try String(contentsOf: folder.appendingPathComponent("out/kinds.csv"), encoding: .utf8)
+        let expected = """
+        source_file,count,big,t_s,t3_uv,clear,start,start_local
+        a.bin,1,5000000000,0.1,1.5,true,2014-12-12T22:52:03Z,2014-12-12T22:52:03
+        "b,""quoted"".bin",-2147483647,-1,1e-300,-0.25,false,2014-12-12T22:52:03.250Z,NA
+        "ünï
+        code",2147483647,0,-2.5,3.0,true,1970-01-01T00:00:00Z,1970-01-02T00:00:00.500
+        NA,NA,NA,NA,NA,NA,NA,1970-01-01T00:00:00
+
+        """
+        #expect(text == expected)
+        let provenance = try Data(contentsOf: folder.appendingPathComponent("out/provenance.json"))
+        let object = try JSONSerialization.jsonObject(with: provenance) as? [String: Any]
+        #expect(object?["tool"] as? String == "test")
+        #expect((object?["parameters"] as? [String: Any])?["window_s"] as? Int == 10)
+        #expect(try String(contentsOf: folder.appendingPathComponent("out/empty.csv"), encoding: .utf8) == "n\n")
+    }
+
+    @Test("HDF5 and CSV read back with h5py and pandas: values, units, missing values")
+    func readBack() throws {
+        let folder = TestSupport.temporaryFolder()
+        let h5 = folder.appendingPathComponent("out.h5").path
+        let csv = folder.appendingPathComponent("csv").path
+        try writeEveryKind(to: h5)
+        try writeEveryKind(to: csv)
+        let script = """
+        import sys, json, math, h5py, numpy as np, pandas as pd
+        h5, csv = sys.argv[1], sys.argv[2]
+        f = h5py.File(h5, "r")
+        g = f["kinds"]
+        df = pd.DataFrame({k: g[k][()] for k in g})
+        out = {}
+        out["columns"] = [c.decode() if isinstance(c, bytes) else c for c in g.attrs["columns"]]
+        out["n_rows"] = int(g.attrs["n_rows"])
+        out["units"] = {k: g[k].attrs["unit"] for k in g}
+        out["dtypes"] = {k: str(g[k].dtype) for k in g}
+        out["count"] = [int(x) for x in g["count"][()]]
+        out["count_missing"] = int(g["count"].attrs["missing_value"])
+        out["big"] = [int(x) for x in g["big"][()]]
+        out["t_s"] = [None if math.isnan(x) else x for x in g["t_s"][()]]
+        out["clear"] = [int(x) for x in g["clear"][()]]
+        out["logical"] = int(g["clear"].attrs["logical"])
+        out["source_file"] = [x.decode() for x in g["source_file"][()]]
+        out["start"] = [x.decode() for x in g["start"][()]]
+        out["tool"] = f.attrs["tool"]
+        out["params"] = json.loads(f.attrs["parameters"])
+        out["sha"] = [x for x in f.attrs["input_sha256"]]
+        out["empty_rows"] = int(f["empty"].attrs["n_rows"])
+        c = pd.read_csv(csv + "/kinds.csv")
+        out["csv_dtypes"] = {k: str(v) for k, v in c.dtypes.items()}
+        out["csv_missing"] = [int(c[k].isna().sum()) for k in c.columns]
+        out["csv_t_s"] = [None if math.isnan(x) else x for x in c["t_s"]]
+        out["csv_source"] = [None if isinstance(x, float) else x for x in c["source_file"]]
+        print(json.dumps(out))
+        """
+        let json = try TestSupport.python(script, [h5, csv])
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(result["columns"] as? [String] == everyKindTable().columnNames)
+        #expect(result["n_rows"] as? Int == 4)
+        let units = result["units"] as? [String: String]
+        #expect(units?["t_s"] == "s")
+        #expect(units?["t3_uv"] == "µV")
+        let dtypes = result["dtypes"] as? [String: String]
+        #expect(dtypes?["count"] == "int32")
+        #expect(dtypes?["big"] == "int64")
+        #expect(dtypes?["t3_uv"] == "float32")
+        #expect(dtypes?["clear"] == "int8")
+        #expect(result["count"] as? [Int] == [1, -2147483647, 2147483647, Int(Int32.min)])
+        #expect(result["count_missing"] as? Int == Int(Int32.min))
+        #expect(result["big"] as? [Int] == [5_000_000_000, -1, 0, Int(Int64.min)])
+        let times = result["t_s"] as? [Any]
+        #expect(times?.count == 4)
+        #expect(times?[1] as? Double == 1e-300)
+        #expect(times?[3] is NSNull)
+        #expect(result["clear"] as? [Int] == [1, 0, 1, -128])
+        #expect(result["logical"] as? Int == 1)
+        #expect(result["source_file"] as? [String] == ["a.bin", "b,\"quoted\".bin", "ünï\ncode", ""])
+        #expect(result["start"] as? [String] == ["2014-12-12T22:52:03Z", "2014-12-12T22:52:03.250Z",
+                                                 "1970-01-01T00:00:00Z", ""])
+        #expect(result["tool"] as? String == "test")
+        #expect((result["params"] as? [String: Int])?["window_s"] == 10)
+        #expect(result["empty_rows"] as? Int == 0)
+        let csvTypes = result["csv_dtypes"] as? [String: String]
+        #expect(csvTypes?["count"] == "float64")  // NA makes pandas use float for an int column
+        #expect(csvTypes?["t_s"] == "float64")
+        #expect(csvTypes?["clear"] == "object" || csvTypes?["clear"] == "bool")
+        #expect(result["csv_missing"] as? [Int] == [1, 1, 1, 1, 1, 1, 1, 1])
+        #expect((result["csv_t_s"] as? [Any])?[0] as? Double == 0.1)
+        #expect((result["csv_source"] as? [Any])?[2] as? String == "ünï\ncode")
+    }
+
+    @Test("A second run gives byte-identical HDF5 and CSV files")
+    func deterministic() throws {
+        let folder = TestSupport.temporaryFolder()
+        let first = folder.appendingPathComponent("a.h5").path
+        let second = folder.appendingPathComponent("b.h5").path
+        try writeEveryKind(to: first)
+        Thread.sleep(forTimeInterval: 1.1)
+        try writeEveryKind(to: second)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)))
+        try writeEveryKind(to: folder.appendingPathComponent("c").path)
+        try writeEveryKind(to: folder.appendingPathComponent("d").path)
+        for name in ["kinds.csv", "provenance.json"] {
+            #expect(try Data(contentsOf: folder.appendingPathComponent("c/\(name)"))
+                    == Data(contentsOf: folder.appendingPathComponent("d/\(name)")))
+        }
+    }
+
+    @Test("An uncommitted output leaves nothing and keeps the earlier output")
+    func atomic() throws {
+        let folder = TestSupport.temporaryFolder()
+        let path = folder.appendingPathComponent("out.h5").path
+        try writeEveryKind(to: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        do {
+            let output = try TableOutput(destination: .hdf5(path: path), tableNames: ["kinds"])
+            try output.write(everyKindTable())
+            // dropped without commit, as when a run fails midway
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(leftovers == ["out.h5"])
+    }
+
+    @Test("A single .csv needs --table when the tool makes several tables")
+    func singleCSV() throws {
+        let folder = TestSupport.temporaryFolder()
+        let path = folder.appendingPathComponent("k.csv").path
+        #expect(throws: TableOutputError.tableNameNeeded(path: path, available: ["kinds", "empty"])) {
+            try writeEveryKind(to: path)
+        }
+        #expect(throws: TableOutputError.unknownTable("nope", available: ["kinds", "empty"])) {
+            try writeEveryKind(to: path, table: "nope")
+        }
+        try writeEveryKind(to: path, table: "kinds")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasPrefix("source_file,count,"))
+        #expect(FileManager.default.fileExists(atPath: path + ".provenance.json"))
+    }
+
+    @Test("The destination follows --format, then the extension")
+    func destination() {
+        #expect(OutputDestination(path: "x.h5", format: nil, table: nil) == .hdf5(path: "x.h5"))
+        #expect(OutputDestination(path: "x.HDF5", format: nil, table: nil) == .hdf5(path: "x.HDF5"))
+        #expect(OutputDestination(path: "x.csv", format: nil, table: "t") == .csvFile(path: "x.csv", table: "t"))
+        #expect(OutputDestination(path: "out", format: nil, table: nil) == .csvFolder(path: "out"))
+        #expect(OutputDestination(path: "out", format: .hdf5, table: nil) == .hdf5(path: "out"))
+    }
+}
