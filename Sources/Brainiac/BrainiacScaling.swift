@@ -1,0 +1,20 @@
+/// The SDK's conversion of raw ADC counts to nanovolts (spec §1, "Scaling").
+public enum BrainiacScaling {
+    /// `VRef = 2.4 / 6.0 / 32.0` (0.012499999999999999), computed in that order.
+    public static let referenceVolts: Double = 2.4 / 6.0 / 32.0
+    /// `K = 1_000_000_000 * VRef / 32767` = 381.48136844996486 nV per count.
+    public static let nanovoltsPerCount: Double = 1_000_000_000 * referenceVolts / 32767
+
+    /// `floor(raw × K)`: a whole number of nV, rounded toward −∞, as the SDK stored it.
+    @inlinable
+    public static func nanovolts(_ raw: Int16) -> Double {
+        (Double(raw) * nanovoltsPerCount).rounded(.down)
+    }
+
+    /// The raw count a synthesizer writes for a value: `clamp(round_half_away(v / K), −32768, 32767)`.
+    public static func rawCount(nanovolts value: Double) -> Int16 {
+        let rounded = (value / nanovoltsPerCount).rounded()
+        if rounded.isNaN { return 0 }
+        return Int16(min(32767, max(-32768, rounded)))
+    }
+}

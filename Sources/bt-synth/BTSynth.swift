@@ -1,0 +1,149 @@
+import ArgumentParser
+import Brainiac
+import Foundation
+import Tables
+import ToolSupport
+
+extension BrainiacByteOrder: ExpressibleByArgument {}
+
+@main
+struct BTSynth: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bt-synth",
+        abstract: "Write Brainiac captures like the SDK's test sequence, with the faults of real captures.",
+        discussion: """
+        Writes a .bin capture and a truth sidecar <out>.truth.json listing every injected fault (and the \
+        provenance). The same options and --seed give the same bytes.
+
+        EXAMPLES:
+          bt-synth -o test.bin                                   # v2: baseline preset, red from sample 5250
+          bt-synth -o sine.bin --variant v1 --frequency 10 --duration-s 60
+          bt-synth -o faulty.bin --duration-s 3600 --noise-uv 5 --drop-rate 0.01,3 --byte-loss-rate 0.001 --seed 7
+        """,
+        version: ToolVersion.current)
+
+    enum Variant: String, ExpressibleByArgument { case v1, v2 }
+
+    @Option(name: .shortAndLong, help: "The capture to write (.bin).")
+    var output: String
+    @Option(help: "Test sequence: v1 (sine) or v2 (preset mix).")
+    var variant: Variant = .v2
+    @Option(help: "v1 sine frequency in Hz.")
+    var frequency = 3.0
+    @Option(help: "v2 preset from the switch on: a name (baseline, red, green1-4, yellow1-2, orange) or a,b.")
+    var preset = "red"
+    @Option(help: "v2 preset before the switch.")
+    var presetBefore = "baseline"
+    @Option(help: "v2 switch sample (the default is bt-decode's default baseline end).")
+    var switchAt = 5250
+    @Flag(help: "Switch at S + 5000 (S = 2750), the timing of the SDK's test mode.")
+    var sdkTestTiming = false
+    @Option(help: "Length in seconds of device clock.")
+    var durationS = 40.0
+    @Option(help: "First order number.")
+    var ord0: UInt16 = 0
+    @Option(help: "Byte order to write: be, le or mixed.")
+    var byteOrder: BrainiacByteOrder = .be
+    @Option(help: "White Gaussian noise per channel, σ in µV.")
+    var noiseUv = 0.0
+    @Option(help: "Channel gain ch=g (T3, O1, T4, O2); repeatable.")
+    var gain: [String] = []
+    @Option(help: "Random per-channel gain range lo,hi.")
+    var randomGain: String?
+    @Option(help: "Probability of losing a packet, optionally with a burst length: p[,burst].")
+    var dropRate: String?
+    @Option(help: "Packets to drop, comma-separated packet numbers.")
+    var dropPackets: String?
+    @Option(help: "Probability per packet of losing 1-19 bytes (packet boundaries shift).")
+    var byteLossRate = 0.0
+    @Option(help: "Delete k bytes at offset: k@offset; repeatable.")
+    var dropBytes: [String] = []
+    @Option(help: "Remove the first k bytes (start mid-packet).")
+    var leadBytes = 0
+    @Option(help: "Remove the last k bytes.")
+    var truncateTail = 0
+    @Flag(help: "Append a second capture with a new ord0 (a discontinuity).")
+    var concat = false
+    @Option(help: "Seed of the SplitMix64 generator behind every random choice.")
+    var seed: UInt64 = 1
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    func settings() throws -> CaptureSynthesizer.Settings {
+        var settings = CaptureSynthesizer.Settings()
+        switch variant {
+        case .v1: settings.sequence = .v1(frequency: frequency)
+        case .v2: settings.sequence = .v2(before: presetBefore, after: preset, switchAt: sdkTestTiming ? 7750 : switchAt)
+        }
+        settings.samples = 2 * Int((durationS * Brainiac.samplingRate / 2).rounded())
+        settings.ord0 = ord0
+        settings.byteOrder = byteOrder
+        settings.seed = seed
+        settings.noiseMicrovolts = noiseUv
+        for entry in gain {
+            let parts = entry.split(separator: "=")
+            guard parts.count == 2, let index = Brainiac.channelNames.firstIndex(of: parts[0].uppercased()),
+                  let value = Double(parts[1]) else { throw ToolError.usage("--gain \(entry): expected ch=g, e.g. O1=1.5") }
+            settings.gains[index] = value
+        }
+        if let randomGain {
+            let parts = randomGain.split(separator: ",").compactMap { Double($0) }
+            guard parts.count == 2, parts[0] <= parts[1] else { throw ToolError.usage("--random-gain \(randomGain): expected lo,hi") }
+            settings.randomGain = parts[0]...parts[1]
+        }
+        if let dropRate {
+            let parts = dropRate.split(separator: ",")
+            guard let p = parts.first.flatMap({ Double($0) }), (0...1).contains(p),
+                  parts.count <= 2, let burst = parts.count == 2 ? Int(parts[1]) : 1, burst >= 1
+            else { throw ToolError.usage("--drop-rate \(dropRate): expected p[,burst] with 0 ≤ p ≤ 1") }
+            settings.dropRate = p
+            settings.dropBurst = burst
+        }
+        if let dropPackets {
+            let numbers = dropPackets.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
+                throw ToolError.usage("--drop-packets \(dropPackets): expected packet numbers like 10,11,500")
+            }
+            settings.dropPackets = numbers.compactMap { $0 }
+        }
+        guard (0...1).contains(byteLossRate) else { throw ToolError.usage("--byte-loss-rate must be 0 to 1") }
+        settings.byteLossRate = byteLossRate
+        for entry in dropBytes {
+            let parts = entry.split(separator: "@")
+            guard parts.count == 2, let count = Int(parts[0]), let offset = Int(parts[1]), count > 0, offset >= 0
+            else { throw ToolError.usage("--drop-bytes \(entry): expected k@offset, e.g. 7@10010") }
+            settings.dropBytes.append(.init(offset: offset, count: count))
+        }
+        guard leadBytes >= 0, truncateTail >= 0 else { throw ToolError.usage("byte counts must not be negative") }
+        settings.leadBytes = leadBytes
+        settings.truncateTail = truncateTail
+        settings.concat = concat
+        return settings
+    }
+
+    func run() throws {
+        let runner = ToolRunner(tool: "bt-synth", quiet: quiet)
+        try runner.run {
+            guard durationS > 0 else { throw ToolError.usage("--duration-s must be positive") }
+            let settings = try settings()
+            let synthesizer: CaptureSynthesizer
+            do { synthesizer = try CaptureSynthesizer(settings) } catch let error as SynthSettingsError { throw ToolError.usage(error.message) }
+            let (bytes, truth) = synthesizer.synthesize()
+            let provenance = runner.provenance(inputs: [], parametersJSON: Provenance.encodeParameters(settings))
+            let document = SynthTruthDocument(truth: truth, settings: settings, provenance: provenance)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try AtomicFile.write(Data(bytes), to: output)
+            try AtomicFile.write(try encoder.encode(document) + Data("\n".utf8), to: output + ".truth.json")
+            runner.diagnostics.note("\(output): \(bytes.count) bytes, \(truth.segments.reduce(0) { $0 + $1.packets }) packets, "
+                                    + "\(truth.droppedPackets.count) dropped, \(truth.byteDeletions.count) byte deletions")
+        }
+    }
+}
+
+/// The truth sidecar: the faults, the settings and the provenance in one JSON document.
+struct SynthTruthDocument: Encodable {
+    var truth: SynthTruth
+    var settings: CaptureSynthesizer.Settings
+    var provenance: Provenance
+}
