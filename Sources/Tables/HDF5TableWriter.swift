@@ -95,7 +95,9 @@ final class HDF5TableWriter: TableSink {
             try file.setAttribute("input_sha256", .strings(provenance.inputs.map(\.sha256)))
             try file.setAttribute("parameters", .string(provenance.parametersJSON))
             try file.setAttribute("tables", .strings(order))
-            tables.removeAll()
+            // Close datasets in table order: closing flushes chunks and so allocates file space, and a
+            // dictionary's order changes from run to run.
+            for name in order { tables[name] = nil }
             try file.flush()
         } catch {
             throw .io(path: path, reason: error.description)
