@@ -1,0 +1,44 @@
+# BrainBatch: build, test and run the tools.
+#   make demo   set up what is missing, build in release mode, run every tool on SampleData/ into out/
+#   make test   set up what is missing, build, run the whole test suite
+SHELL := /bin/bash
+SWIFT ?= swift
+RELEASE := .build/release
+OUT ?= out
+
+.PHONY: setup build release demo test man completions bench clean
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	$(SWIFT) build
+
+release: setup
+	$(SWIFT) build -c release
+
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+demo: release
+	@mkdir -p $(OUT)
+	scripts/demo.sh $(RELEASE) $(OUT)
+
+# Man pages (ArgumentParser's generate-manual plugin) and shell completions, from the same definitions.
+man: release
+	$(SWIFT) package --allow-writing-to-package-directory generate-manual --output-directory docs/man
+
+completions: release
+	@mkdir -p $(OUT)/completions
+	for tool in bt-decode bt-synth ilog-parse rt-stats mynd-parse nt-analyze; do \
+	  for shell in bash zsh fish; do \
+	    $(RELEASE)/$$tool --generate-completion-script $$shell > $(OUT)/completions/$$tool.$$shell; \
+	  done; \
+	done
+
+bench: release
+	bench/bt-decode.sh
+
+clean:
+	rm -rf .build $(OUT)
