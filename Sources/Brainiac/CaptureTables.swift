@@ -6,8 +6,9 @@ public enum CaptureTables {
     /// Names of the decoded tables, in output order.
     public static let names = ["recordings", "samples", "gaps", "anomalies"]
 
-    /// One batch of the `samples` table.
-    public static func samples(_ batch: [BrainiacSample], sourceFile: String) -> Table {
+    /// One batch of the `samples` table. In HDF5, `source_file` is stored as fixed-length strings of at least
+    /// `sourceFileWidth` bytes (the longest input path of the run), so that long recordings need no string heap.
+    public static func samples(_ batch: [BrainiacSample], sourceFile: String, sourceFileWidth: Int = 0) -> Table {
         let n = batch.count
         var segment = [Int32](), sampleIndex = [Int32](), counter = [Int32](), order = [Int32](), orderSDK = [Int32]()
         var byte2 = [Int32](), byte11 = [Int32](), t = [Double](), filled = [Int8]()
@@ -30,7 +31,8 @@ public enum CaptureTables {
             filled.append(sample.filled ? 1 : 0)
         }
         var columns: [Column] = [
-            Column("source_file", .string([String?](repeating: sourceFile, count: n))),
+            Column("source_file", fixedWidth: max(sourceFileWidth, sourceFile.utf8.count),
+                   .string([String?](repeating: sourceFile, count: n))),
             Column("segment", .int32(segment)),
             Column("sample_index", unit: "sample", description: "device-clock position, lost samples counted",
                    .int32(sampleIndex)),

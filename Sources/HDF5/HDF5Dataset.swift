@@ -38,7 +38,12 @@ public final class HDF5Dataset: HDF5Object {
             try HDF5Library.check(H5Pset_deflate(dcpl.id, UInt32(storage.deflateLevel)),
                                   "set deflate for \(datasetPath)")
         }
-        let stringType = type == .string ? try HDF5StringType() : nil
+        let stringType: HDF5StringType?
+        switch type {
+        case .string: stringType = try HDF5StringType()
+        case .fixedString(let width): stringType = try HDF5StringType(fixedWidth: width)
+        default: stringType = nil
+        }
         let fileType = stringType?.id ?? type.fileType
         let dataset = try HDF5Library.check(
             H5Dcreate2(location.id, name, fileType, space.id, bb_H5P_DEFAULT(), dcpl.id, bb_H5P_DEFAULT()),
@@ -97,6 +102,36 @@ public final class HDF5Dataset: HDF5Object {
                 Result { () throws(HDF5Error) in
                     try appendRaw(values.count, .string, memoryType: type.id, UnsafeRawPointer(pointerBuffer.baseAddress))
                 }
+            }
+        }
+        try status.get()
+    }
+
+    /// Appends strings to a fixed-length string dataset of `width` bytes; longer values are an error.
+    public func append(_ values: [String], fixedWidth width: Int) throws(HDF5Error) {
+        guard !values.isEmpty else { return }
+        let type = try HDF5StringType(fixedWidth: width)
+        if let long = values.first(where: { $0.utf8.count > width }) {
+            throw HDF5Error("write \(path)", detail: "\"\(long)\" is longer than the column's \(width) bytes")
+        }
+        var bytes = [UInt8](repeating: 0, count: values.count * width)
+        var previous: String?
+        var encoded: [UInt8] = []
+        bytes.withUnsafeMutableBytes { buffer in
+            for (index, value) in values.enumerated() {
+                if previous == nil || value != previous! {
+                    encoded = Array(value.utf8)
+                    previous = value
+                }
+                encoded.withUnsafeBytes { source in
+                    guard let from = source.baseAddress else { return }
+                    buffer.baseAddress!.advanced(by: index * width).copyMemory(from: from, byteCount: source.count)
+                }
+            }
+        }
+        let status = bytes.withUnsafeBytes { buffer in
+            Result { () throws(HDF5Error) in
+                try appendRaw(values.count, .fixedString(width: width), memoryType: type.id, buffer.baseAddress)
             }
         }
         try status.get()

@@ -14,6 +14,9 @@ public enum HDF5ElementType: Sendable, Equatable {
     case float64
     /// Variable-length UTF-8 strings (`H5T_C_S1` with size `H5T_VARIABLE` and `H5T_CSET_UTF8`).
     case string
+    /// Fixed-length UTF-8 strings of `width` bytes, NUL padded (`H5T_C_S1`, `H5T_STR_NULLPAD`, `H5T_CSET_UTF8`):
+    /// for long columns of repeated text, which compress to almost nothing and need no global heap.
+    case fixedString(width: Int)
 
     /// The memory type, owned by the library (not to be closed).
     var nativeType: hid_t {
@@ -23,7 +26,7 @@ public enum HDF5ElementType: Sendable, Equatable {
         case .int64: bb_H5T_NATIVE_INT64()
         case .float32: bb_H5T_NATIVE_FLOAT()
         case .float64: bb_H5T_NATIVE_DOUBLE()
-        case .string: bb_H5T_C_S1()
+        case .string, .fixedString: bb_H5T_C_S1()
         }
     }
 
@@ -35,7 +38,7 @@ public enum HDF5ElementType: Sendable, Equatable {
         case .int64: bb_H5T_STD_I64LE()
         case .float32: bb_H5T_IEEE_F32LE()
         case .float64: bb_H5T_IEEE_F64LE()
-        case .string: bb_H5T_C_S1()
+        case .string, .fixedString: bb_H5T_C_S1()
         }
     }
 
@@ -45,9 +48,15 @@ public enum HDF5ElementType: Sendable, Equatable {
 
 /// A variable-length UTF-8 string type, closed when released.
 final class HDF5StringType: HDF5Object {
-    init() throws(HDF5Error) {
+    /// A variable-length type, or a fixed-length NUL-padded one of `fixedWidth` bytes.
+    init(fixedWidth: Int? = nil) throws(HDF5Error) {
         let type = try HDF5Library.check(H5Tcopy(bb_H5T_C_S1()), "copy the string type")
-        try HDF5Library.check(H5Tset_size(type, bb_H5T_VARIABLE()), "make a variable-length string type")
+        if let fixedWidth {
+            try HDF5Library.check(H5Tset_size(type, max(1, fixedWidth)), "make a fixed-length string type")
+            try HDF5Library.check(H5Tset_strpad(type, H5T_STR_NULLPAD), "set NUL padding")
+        } else {
+            try HDF5Library.check(H5Tset_size(type, bb_H5T_VARIABLE()), "make a variable-length string type")
+        }
         try HDF5Library.check(H5Tset_cset(type, H5T_CSET_UTF8), "set the UTF-8 character set")
         super.init(id: type, path: "", close: H5Tclose)
     }

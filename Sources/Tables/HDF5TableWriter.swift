@@ -5,7 +5,7 @@ final class HDF5TableWriter: TableSink {
     private let path: String
     private let file: HDF5File
     private let compression: Int
-    private var tables: [String: (group: HDF5Group, datasets: [HDF5Dataset], rows: Int)] = [:]
+    private var tables: [String: (group: HDF5Group, datasets: [HDF5Dataset], types: [HDF5ElementType], rows: Int)] = [:]
     private var order: [String] = []
 
     /// Rows per chunk for a table whose first batch has `rows` rows.
@@ -23,7 +23,9 @@ final class HDF5TableWriter: TableSink {
         do {
             if tables[batch.name] == nil { try create(batch) }
             guard var entry = tables[batch.name] else { return }
-            for (column, dataset) in zip(batch.columns, entry.datasets) { try write(column.values, to: dataset) }
+            for (index, column) in batch.columns.enumerated() {
+                try write(column.values, to: entry.datasets[index], as: entry.types[index])
+            }
             entry.rows += batch.rowCount
             tables[batch.name] = entry
         } catch {
@@ -36,8 +38,10 @@ final class HDF5TableWriter: TableSink {
         try group.setAttribute("columns", .strings(batch.columnNames))
         let chunk = HDF5TableWriter.chunkRows(forFirstBatch: batch.rowCount)
         var datasets: [HDF5Dataset] = []
+        var types: [HDF5ElementType] = []
         for column in batch.columns {
-            let type = HDF5TableWriter.elementType(column.values)
+            let type = HDF5TableWriter.elementType(column)
+            types.append(type)
             let storage = HDF5StorageOptions(chunkRows: chunk, deflateLevel: compression, shuffle: type.isInteger)
             let dataset = try HDF5Dataset.createExtendible(in: group, name: column.name, type: type, storage: storage)
             try dataset.setAttribute("unit", .string(column.unit))
@@ -53,22 +57,30 @@ final class HDF5TableWriter: TableSink {
             }
             datasets.append(dataset)
         }
-        tables[batch.name] = (group, datasets, 0)
+        tables[batch.name] = (group, datasets, types, 0)
         order.append(batch.name)
     }
 
-    static func elementType(_ values: ColumnValues) -> HDF5ElementType {
-        switch values {
-        case .int32: .int32
-        case .int64: .int64
-        case .float64: .float64
-        case .float32: .float32
-        case .bool: .int8
-        case .string, .timestamp, .localTimestamp: .string
+    static func elementType(_ column: Column) -> HDF5ElementType {
+        if case .string(let values) = column.values, let width = column.fixedWidth {
+            let longest = values.reduce(0) { max($0, $1?.utf8.count ?? 0) }
+            return .fixedString(width: max(width, longest))
+        }
+        switch column.values {
+        case .int32: return .int32
+        case .int64: return .int64
+        case .float64: return .float64
+        case .float32: return .float32
+        case .bool: return .int8
+        case .string, .timestamp, .localTimestamp: return .string
         }
     }
 
-    private func write(_ values: ColumnValues, to dataset: HDF5Dataset) throws(HDF5Error) {
+    private func write(_ values: ColumnValues, to dataset: HDF5Dataset, as type: HDF5ElementType) throws(HDF5Error) {
+        if case .fixedString(let width) = type, case .string(let strings) = values {
+            try dataset.append(strings.map { $0 ?? "" }, fixedWidth: width)
+            return
+        }
         switch values {
         case .int32(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try dataset.append(b) }
         case .int64(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try dataset.append(b) }

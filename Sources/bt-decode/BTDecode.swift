@@ -72,9 +72,10 @@ struct BTDecode: ParsableCommand {
             var records: [InputRecord] = []
             var recordings: [Table] = [], gapTables: [Table] = [], anomalies: [Anomaly] = []
             var wroteSamples = false
+            let pathWidth = inputs.map(\.utf8.count).max() ?? 0
             let failures = try runner.forEachInput(inputs, progress: progress) { path in
                 let decoded = try CaptureFile.decode(path, byteOrder: byteOrder, options: options, progress: progress) {
-                    try out.write(CaptureTables.samples($0, sourceFile: path))
+                    try out.write(CaptureTables.samples($0, sourceFile: path, sourceFileWidth: pathWidth))
                     wroteSamples = true
                 }
                 records.append(decoded.record)

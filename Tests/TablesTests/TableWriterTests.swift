@@ -199,3 +199,25 @@ struct TableWriterTests {
         #expect(OutputDestination(path: "out", format: .hdf5, table: nil) == .hdf5(path: "out"))
     }
 }
+
+@Suite("Fixed-width string columns")
+struct FixedWidthStringTests {
+    @Test("A fixed-width string column reads back in h5py; a longer value later is a clear error")
+    func fixedWidth() throws {
+        let folder = TestSupport.temporaryFolder()
+        let path = folder.appendingPathComponent("f.h5").path
+        let output = try TableOutput(destination: .hdf5(path: path), tableNames: ["samples"])
+        try output.write(Table("samples", [Column("source_file", fixedWidth: 9, .string(["a.bin", "a.bin"]))]))
+        try output.write(Table("samples", [Column("source_file", fixedWidth: 9, .string(["bb/ü.bin", nil]))]))
+        #expect(throws: TableOutputError.self) {
+            try output.write(Table("samples", [Column("source_file", fixedWidth: 9, .string(["much/longer.bin"]))]))
+        }
+        try output.commit(provenance: provenanceForTests())
+        let out = try TestSupport.python("""
+        import sys, h5py
+        d = h5py.File(sys.argv[1])["samples"]["source_file"]
+        print(d.dtype, [x.decode() for x in d[()]])
+        """, [path])
+        #expect(out.trimmingCharacters(in: .whitespacesAndNewlines) == "|S9 ['a.bin', 'a.bin', 'bb/ü.bin', '']")
+    }
+}
