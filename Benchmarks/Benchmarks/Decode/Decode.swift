@@ -1,0 +1,54 @@
+import Benchmark
+import Brainiac
+import Foundation
+import Tables
+
+/// A 1-hour capture with noise, lost packets and byte loss, made once.
+private let oneHour: [UInt8] = {
+    var settings = CaptureSynthesizer.Settings()
+    settings.samples = 900_000
+    settings.noiseMicrovolts = 10
+    settings.dropRate = 0.005
+    settings.byteLossRate = 0.0005
+    settings.seed = 1
+    return (try? CaptureSynthesizer(settings).synthesize().bytes) ?? []
+}()
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .peakMemoryResident, .mallocCountTotal],
+                                           maxDuration: .seconds(5), maxIterations: 20)
+
+    Benchmark("Decode a 1-hour capture (resynchronising, 256 KB chunks)") { benchmark in
+        var stream = try CaptureStream(fileSize: oneHour.count, byteOrder: .auto, options: .init())
+        var count = 0
+        benchmark.startMeasurement()
+        var offset = 0
+        while offset < oneHour.count {
+            let end = min(oneHour.count, offset + (1 << 18))
+            count += try oneHour[offset..<end].withUnsafeBytes { try stream.feed($0) }.count
+            offset = end
+        }
+        count += try stream.finish().count
+        blackHole(count)
+    }
+
+    Benchmark("Decode and write a 1-hour capture to uncompressed HDF5") { benchmark in
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bb-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        benchmark.startMeasurement()
+        let output = try TableOutput(destination: .hdf5(path: folder.appendingPathComponent("x.h5").path),
+                                     tableNames: CaptureTables.names, compression: 0)
+        var stream = try CaptureStream(fileSize: oneHour.count, byteOrder: .auto, options: .init())
+        var offset = 0
+        while offset < oneHour.count {
+            let end = min(oneHour.count, offset + (1 << 18))
+            let samples = try oneHour[offset..<end].withUnsafeBytes { try stream.feed($0) }
+            try output.write(CaptureTables.samples(samples, sourceFile: "x.bin"))
+            offset = end
+        }
+        try output.write(CaptureTables.samples(try stream.finish(), sourceFile: "x.bin"))
+        try output.commit(provenance: Provenance(tool: "bench", version: "0", commandLine: "", inputs: [],
+                                                 parametersJSON: "{}"))
+    }
+}

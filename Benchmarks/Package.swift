@@ -1,0 +1,25 @@
+// swift-tools-version:6.1
+// Benchmarks of BrainBatch's core (ordo-one/benchmark), kept in their own package so that the benchmark
+// framework's dependencies stay out of the main build. Run: `cd Benchmarks && swift package benchmark`.
+import PackageDescription
+
+let package = Package(
+    name: "BrainBatchBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "BrainBatch", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "Decode",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Brainiac", package: "BrainBatch"),
+                .product(name: "Tables", package: "BrainBatch"),
+            ],
+            path: "Benchmarks/Decode",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
