@@ -1,2 +1,0 @@
-/// MindAffect noise-tagging BCI hub save files.
-public enum MindAffect {}
