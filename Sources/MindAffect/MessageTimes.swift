@@ -27,7 +27,8 @@ public struct MessageTimes: Sendable {
     private static let halfWrap: Int64 = 1 << 31
 
     /// Unwraps `rts` in file order (adding 2^32 whenever it drops by more than 2^31) and places `sts` beside it:
-    /// `sts_unwrapped = rts_unwrapped + (sts − rts as a signed 32-bit difference)`.
+    /// `sts_unwrapped = rts_unwrapped + (sts − rts as a signed 32-bit difference)`. The first `rts` is read as
+    /// unsigned (the low 32 bits of epoch ms, 0 … 2^32−1), so times are non-negative.
     public init(_ file: SaveFile, clock: ClockChoice = .sts) {
         let count = file.messages.count
         rtsMs = []
@@ -42,6 +43,7 @@ public struct MessageTimes: Sendable {
         var previousUnwrapped: Int64? = nil
         var fallbacks: [String: (line: Int, count: Int, client: Int, name: String)] = [:]
         var fallbackOrder: [String] = []
+        if let first = file.messages.first, first.rts < 0 { offset = MessageTimes.wrap }
         for message in file.messages {
             let raw = Int64(message.rts)
             if let previousRaw, previousRaw - raw > MessageTimes.halfWrap { offset += MessageTimes.wrap }

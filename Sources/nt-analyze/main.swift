@@ -1,5 +1,185 @@
+import ArgumentParser
 import Foundation
+import MindAffect
+import Tables
 import ToolSupport
-// nt-analyze: being written; see its issue.
-Diagnostics(tool: "nt-analyze", quiet: false).error("not implemented yet")
-exit(69)
+
+extension MindAffectError: ToolReportable {
+    public var exitCode: SysExit { .dataError }
+}
+
+extension ClockChoice: ExpressibleByArgument {}
+
+/// Loads the code table for `--codes`: a family name, or a PMB `.txt` table.
+func loadCodes(_ choice: String) throws -> NoiseCodeTable {
+    if let family = GoldCodeFamily(rawValue: choice) { return family.table }
+    if choice.lowercased().hasSuffix(".png") {
+        throw ToolError.usage("--codes \(choice): the .png layout is not supported (no PNG decoder at hand); use the .txt twin or a family name (\(GoldCodeFamily.allCases.map(\.rawValue).joined(separator: ", ")))")
+    }
+    let (data, _) = try InputFile.read(choice)
+    guard let text = String(data: data, encoding: .utf8) else {
+        throw ToolError.badInput("\(choice): expected a UTF-8 text code table")
+    }
+    return try NoiseCodeTable.parsePMBText(text, sourceFile: choice)
+}
+
+@main
+struct NTAnalyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nt-analyze",
+        abstract: "MindAffect noise-tagging BCI save files into modes, trials, online accuracy, samples and stimuli.",
+        discussion: """
+        Reads the text save files the MindAffect hub writes (mindaffectBCI_<label>_<yyMMdd_HHmm>.txt) and writes \
+        the tables messages, modes, trials, samples, stimuli, summary and anomalies, as one HDF5 file or a folder \
+        of CSV files. `nt-analyze codes --check` identifies the rows of a noise-code table.
+
+        EXAMPLES:
+          nt-analyze mindaffectBCI_exampledata.txt -o out.h5
+          nt-analyze mindaffectBCI_*.txt -o tables/ --keep-going
+          nt-analyze session.txt -o trials.csv --table trials --iti-ms 1500
+          nt-analyze codes --check mgold_65_6532_psk_60hz.txt
+        """,
+        version: ToolVersion.current,
+        subcommands: [Analyze.self, Codes.self],
+        defaultSubcommand: Analyze.self)
+}
+
+/// The parameters recorded in the provenance.
+struct Parameters: Encodable {
+    var clock: String
+    var iti_ms: Int
+    var timestamp_rule: String
+    var heartbeat_gap_ms: Int
+    var codes: String
+    var skip_bad_lines: Bool
+}
+
+struct Analyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analyze",
+        abstract: "Save files into tables (the default subcommand).")
+
+    @Argument(help: "MindAffect hub save files (mindaffectBCI_*.txt).")
+    var inputs: [String]
+
+    @OptionGroup var output: OutputOptions
+
+    @Flag(help: "Turn unreadable lines into anomalies rows (severity error) and go on.")
+    var skipBadLines = false
+
+    @Option(help: "Message clock: sts (the client clock mapped to the hub; rts where they differ by > 1 s) or rts.")
+    var clock: ClockChoice = .sts
+
+    @Option(help: "A gap between stimulus events above this many ms starts a new trial (PMB default 1000).")
+    var itiMs: Int = 1000
+
+    @Option(help: "Heartbeat gap in ms above which a client counts as stalled (MessageSpec: 4000).")
+    var heartbeatGapMs: Int = 4000
+
+    @Option(help: "Noise codes for the per-trial code agreement: 65_6532 (the example's), 61_6521, 61_6521_flip_balanced, or a PMB .txt table.")
+    var codes: String = GoldCodeFamily.mgold65_6532.rawValue
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("give at least one save file") }
+        guard itiMs > 0 else { throw ValidationError("--iti-ms must be positive, got \(itiMs)") }
+        guard heartbeatGapMs > 0 else { throw ValidationError("--heartbeat-gap-ms must be positive, got \(heartbeatGapMs)") }
+    }
+
+    func run() throws {
+        let runner = ToolRunner(tool: "nt-analyze", quiet: output.quiet, keepGoing: output.keepGoing)
+        try runner.run {
+            let codeTable = try loadCodes(codes)
+            let options = AnalysisOptions(clock: clock, itiMs: itiMs, heartbeatGapMs: heartbeatGapMs, codes: codes)
+            let out = try output.open(tableNames: AnalysisTables.names, inputs: inputs)
+            var records: [InputRecord] = []
+            var analyses: [RecordingAnalysis] = []
+            let totalBytes = inputs.reduce(0) { total, path in
+                total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+            }
+            let progress = ProgressBar(totalFiles: inputs.count, totalBytes: totalBytes, quiet: output.quiet)
+            let failures = try runner.forEachInput(inputs, progress: progress) { path in
+                let (data, record) = try InputFile.read(path)
+                let file = try SaveFile.parse(data, sourceFile: path, skipBadLines: skipBadLines)
+                let analysis = RecordingAnalysis(file, options: options, codes: codeTable)
+                runner.diagnostics.summarize(analysis.anomalies, for: path)
+                progress.advance(bytes: data.count)
+                analyses.append(analysis)
+                records.append(record)
+            }
+            let channels = AnalysisTables.channelCount(analyses)
+            let objectIDs = AnalysisTables.objectIDs(analyses)
+            guard !analyses.isEmpty else { try runner.finish(failures: failures); return }
+            let builders: [(RecordingAnalysis) -> Table] = [
+                AnalysisTables.messages, AnalysisTables.modes, AnalysisTables.trials,
+                { AnalysisTables.samples($0, channels: channels) },
+                { AnalysisTables.stimuli($0, objectIDs: objectIDs) },
+                AnalysisTables.summary, AnalysisTables.anomalies,
+            ]
+            for build in builders {
+                for analysis in analyses { try out.write(build(analysis)) }
+            }
+            let parameters = Parameters(clock: clock.rawValue, iti_ms: itiMs, timestamp_rule: options.timestampRule,
+                                        heartbeat_gap_ms: heartbeatGapMs, codes: codes, skip_bad_lines: skipBadLines)
+            try out.commit(provenance: runner.provenance(inputs: records,
+                                                         parametersJSON: Provenance.encodeParameters(parameters)))
+            try runner.finish(failures: failures)
+        }
+    }
+}
+
+struct Codes: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "codes",
+        abstract: "Check a noise-code table against the regenerated Gold-code families, or print a family.",
+        discussion: """
+        --check prints one CSV row per code row: its generator pair, Gold index i, cyclic frame shift and \
+        inversion (spec §3.3). --print writes a regenerated family in the PMB .txt layout.
+
+        EXAMPLES:
+          nt-analyze codes --check mgold_61_6521_psk_60hz.txt
+          nt-analyze codes --print 65_6532 > mgold_65_6532_psk_60hz.txt
+        """)
+
+    @Option(help: "A PMB .txt code table to identify.")
+    var check: String?
+
+    @Option(help: "Print a regenerated family (65_6532, 61_6521, 61_6521_flip_balanced) in the PMB .txt layout.")
+    var print: String?
+
+    func validate() throws {
+        guard (check == nil) != (print == nil) else { throw ValidationError("give exactly one of --check and --print") }
+        if let print, GoldCodeFamily(rawValue: print) == nil {
+            throw ValidationError("--print: unknown family \(print); known: \(GoldCodeFamily.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        let runner = ToolRunner(tool: "nt-analyze", quiet: false)
+        try runner.run {
+            if let name = print, let family = GoldCodeFamily(rawValue: name) {
+                let table = family.table
+                var text = "# gold @ 60hz\n#stimTime: (1,\(table.frameCount))\n\n\n"
+                text += table.frameTimesMs.map { String(Int($0)) }.joined(separator: "\t") + "\n"
+                text += "#stimSeq : (\(table.codes.count),\(table.frameCount))\n\n\n"
+                for code in table.codes { text += code.map(String.init).joined(separator: "\t") + "\n" }
+                FileHandle.standardOutput.write(Data(text.utf8))
+                return
+            }
+            guard let path = check else { return }
+            let table = try loadCodes(path)
+            let result = CodeTableCheck(table)
+            var text = "row,generators,gold_index,shift_frames,inverted\n"
+            for match in result.matches {
+                text += "\(match.row),\(match.generators ?? "NA"),\(match.goldIndex.map(String.init) ?? "NA"),"
+                    + "\(match.shift.map(String.init) ?? "NA"),\(match.inverted.map { $0 ? "true" : "false" } ?? "NA")\n"
+            }
+            FileHandle.standardOutput.write(Data(text.utf8))
+            let unmatched = result.matches.filter { $0.goldIndex == nil }.count
+            if let family = result.exactFamily {
+                runner.diagnostics.note("\(path): \(table.codes.count) codes × \(table.frameCount) frames: exactly the regenerated family \(family.rawValue)")
+            } else {
+                runner.diagnostics.note("\(path): \(table.codes.count) codes × \(table.frameCount) frames: no family reproduced exactly; \(unmatched) row(s) match no Gold code")
+            }
+        }
+    }
+}
