@@ -1,0 +1,30 @@
+#!/bin/sh
+# Benchmark: nt-analyze (release build) against the straightforward Python reference, on a generated save file.
+# Usage: bench/nt-analyze.sh [prediction-trials]   (default 500: about 55 MB, 45 minutes of recording)
+set -eu
+cd "$(dirname "$0")/.."
+TRIALS=${1:-500}
+SCRATCH=${SCRATCH:-.build-nt}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+INPUT="$WORK/mindaffectBCI_bench_261123_1200.txt"
+python3 SampleData/mindaffect/generate.py --prediction-trials "$TRIALS" > "$INPUT"
+SIZE=$(wc -c < "$INPUT")
+swift build -c release --scratch-path "$SCRATCH" --product nt-analyze > /dev/null
+TOOL="$SCRATCH/release/nt-analyze"
+
+seconds() { python3 -c 'import sys,time,subprocess; t=time.perf_counter(); subprocess.run(sys.argv[1:], check=True); print(f"{time.perf_counter()-t:.3f}")' "$@"; }
+best() { b=""; for _ in 1 2 3; do s=$(seconds "$@"); if [ -z "$b" ] || python3 -c "import sys; sys.exit(0 if $s < $b else 1)"; then b=$s; fi; done; echo "$b"; }
+
+SWIFT_H5=$(best "$TOOL" "$INPUT" -o "$WORK/swift.h5" -q)
+SWIFT_CSV=$(best "$TOOL" "$INPUT" -o "$WORK/swift_csv" -q)
+PYTHON=$(best python3 bench/nt-analyze_reference.py "$INPUT" "$WORK/python.h5")
+python3 - "$SIZE" "$SWIFT_H5" "$SWIFT_CSV" "$PYTHON" <<'PY'
+import sys
+size, h5, csv, py = int(sys.argv[1]), *map(float, sys.argv[2:])
+print(f"input: {size/1e6:.1f} MB generated save file")
+print(f"nt-analyze -> .h5  : {h5:7.3f} s  ({size/1e6/h5:6.1f} MB/s)")
+print(f"nt-analyze -> csv/ : {csv:7.3f} s  ({size/1e6/csv:6.1f} MB/s)")
+print(f"python reference   : {py:7.3f} s  ({size/1e6/py:6.1f} MB/s)")
+print(f"ratio python / nt-analyze (.h5): {py/h5:.1f}x")
+PY
