@@ -40,7 +40,7 @@ let package = Package(
 
         // Shared core.
         .target(name: "Tables", dependencies: ["HDF5", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "Spectral", dependencies: ["FFTW"]),
+        .target(name: "Spectral", dependencies: ["FFTW", "Tables"]),
         .target(name: "ToolSupport", dependencies: ["Tables", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // One library per input format.
