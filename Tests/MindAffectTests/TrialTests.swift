@@ -113,3 +113,27 @@ struct TrialTests {
         #expect(ys == [0, 0, 0, 1, 0, 0, 1, 1, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1])
     }
 }
+
+@Suite("Trial epochs for a later decoder")
+struct TrialEpochTests {
+    @Test("window, onset and masked stimuli (by hand)")
+    func epochs() throws {
+        // 100 Hz samples at 990, 1000, …, 1190 (a first packet of 1, then one of 20; sample k holds k), one trial of frames at
+        // 1050 and 1067, a 20 ms window either side.
+        let values = (1...20).map { "[\($0).0,]" }.joined()
+        let lines = [
+            hubLine("DATAPACKET", " v[1x1]:[0.0,]", rts: 990),
+            hubLine("STIMULUSEVENT", " v[1]:{1,1}", rts: 1050),
+            hubLine("STIMULUSEVENT", " v[1]:{1,0}", rts: 1067),
+            hubLine("DATAPACKET", " v[1x20]:" + values, rts: 1190),
+        ]
+        let analysis = RecordingAnalysis(try parseLines(lines), codes: nil)
+        #expect(analysis.timeline.sampleMs == (0...20).map { 990 + 10 * Double($0) })
+        let epoch = try #require(analysis.trialEpochs(beforeMs: 20, afterMs: 20).first)
+        #expect(epoch.samples == 4..<10)           // 1030 … 1080 ms
+        #expect(epoch.onsetSample == 6)            // the last sample at or before 1050
+        #expect(epoch.eeg == [4, 5, 6, 7, 8, 9])
+        // Frame 1 (state 1) lands on sample 6, frame 2 (state 0) on sample 7; zero outside.
+        #expect(epoch.stimuli == [0, 0, 1, 0, 0, 0])
+    }
+}
