@@ -101,11 +101,10 @@ public struct SaveFile: Sendable {
                 }
             } catch {
                 sampleValues.removeSubrange(sampleCountBefore...)
-                let column = error.column.map { "column \($0): " } ?? ""
                 if isFinalFragment {
                     anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber, location: error.column.map(String.init),
                                              severity: .warning, code: "W-TRUNC",
-                                             message: "incomplete final line (\(contentEnd - lineStart) bytes, no newline) dropped: \(column)\(error.message)",
+                                             message: "incomplete final line (\(contentEnd - lineStart) bytes, no newline) dropped: \(error.message)",
                                              raw: raw()))
                 } else if skipBadLines {
                     anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber, location: error.column.map(String.init),
