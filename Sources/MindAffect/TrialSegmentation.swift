@@ -24,21 +24,30 @@ public struct TrialSegmentation: Sendable {
         let source = file.sourceFile
         let column0 = stimuli.column(of: 0)
 
+        var scanned = 0
+        var mode: String?
+        var newTargetPositions: [Int] = []
         for (index, (first, last)) in zip(starts, ends).enumerated() {
             let firstMessage = stimuli.eventMessages[first]
             let lastMessage = stimuli.eventMessages[last]
             let nextStartMessage = index + 1 < starts.count ? stimuli.eventMessages[starts[index + 1]] : file.messages.count
             let previousEndMessage = index > 0 ? stimuli.eventMessages[ends[index - 1]] : -1
 
-            var mode: String?
+            // Messages up to the first frame, scanned once over all trials.
             var newTargets = 0
-            for position in 0..<firstMessage {
-                switch file.messages[position].payload {
+            while scanned < firstMessage {
+                switch file.messages[scanned].payload {
                 case .modeChange(let text): mode = text
-                case .newTarget where position > previousEndMessage: newTargets += 1
+                case .newTarget: newTargetPositions.append(scanned)
                 default: break
                 }
+                scanned += 1
             }
+            while let position = newTargetPositions.last, position > previousEndMessage {
+                newTargets += 1
+                newTargetPositions.removeLast()
+            }
+            newTargetPositions.removeAll(keepingCapacity: true)
             if newTargets != 1 {
                 anomalies.append(Anomaly(sourceFile: source, line: stimuli.eventLines[first], severity: .warning,
                                          code: "W-NEWTARGET",
