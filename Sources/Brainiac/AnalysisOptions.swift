@@ -1,0 +1,82 @@
+import Foundation
+import Spectral
+
+/// The options of the SDK re-computation and the band power (spec §4.2, §4.3); recorded in the provenance.
+public struct AnalysisOptions: Sendable, Codable, Equatable {
+    /// S, the baseline start in received samples (even, ≥ 2750); `nil` disables the baseline and indicators.
+    public var baselineStart: Int?
+    /// D, the baseline delay in received samples (default 2500 = 10 s): the baseline is taken at E = S + D.
+    public var baselineDelay: Int
+    /// `sdk` (X4m quirk) or `corrected`.
+    public var indicatorRules: IndicatorRuleSet
+    /// The `band_power` bands.
+    public var bands: [FrequencyBand]
+    /// The `band_power` window length in seconds (default 10).
+    public var windowSeconds: Double
+    /// The Welch parameters of `band_power` (scipy defaults at 250 Hz).
+    public var welch: WelchParameters
+
+    enum CodingKeys: String, CodingKey {
+        case baselineStart = "baseline_start_sample", baselineDelay = "baseline_delay"
+        case indicatorRules = "indicator_rules", bands, windowSeconds = "window_s", welch
+    }
+
+    /// The earliest start the SDK accepts: `counter / 250 > 10`.
+    public static let earliestBaselineStart = 2750
+
+    public init(baselineStart: Int? = AnalysisOptions.earliestBaselineStart, baselineDelay: Int = 2500,
+                indicatorRules: IndicatorRuleSet = .sdk, bands: [FrequencyBand] = FrequencyBand.defaults,
+                windowSeconds: Double = 10, welch: WelchParameters = WelchParameters(samplingRate: Brainiac.samplingRate)) {
+        self.baselineStart = baselineStart
+        self.baselineDelay = baselineDelay
+        self.indicatorRules = indicatorRules
+        self.bands = bands
+        self.windowSeconds = windowSeconds
+        self.welch = welch
+    }
+
+    /// S from `--baseline-start-s`: `ceil(seconds·250)`, rounded up to an even number.
+    public static func baselineStart(seconds: Double) -> Int {
+        baselineStart(sample: Int((seconds * Brainiac.samplingRate).rounded(.up)))
+    }
+
+    /// S from `--baseline-start-sample`: rounded up to an even number.
+    public static func baselineStart(sample: Int) -> Int { sample + (sample & 1) }
+
+    /// E = S + D, or `nil` when the baseline is disabled.
+    public var baselineEnd: Int? { baselineStart.map { $0 + baselineDelay } }
+
+    /// Samples per `band_power` window: `round(windowSeconds·250)`.
+    public var windowSampleCount: Int { Int((windowSeconds * Brainiac.samplingRate).rounded()) }
+
+    /// Checks the options; the tool reports a failure as a usage error (exit 64).
+    public func validate() throws(AnalysisOptionsError) {
+        if let start = baselineStart, start < AnalysisOptions.earliestBaselineStart {
+            throw .baselineTooEarly(start)
+        }
+        guard baselineDelay >= 0 else { throw .negativeDelay(baselineDelay) }
+        guard windowSeconds.isFinite, windowSampleCount >= 1 else { throw .window(windowSeconds) }
+        guard !bands.isEmpty else { throw .noBands }
+        do { try welch.validate() } catch { throw .welch(error) }
+    }
+}
+
+/// Analysis options that cannot work (usage errors).
+public enum AnalysisOptionsError: Error, Equatable, CustomStringConvertible {
+    case baselineTooEarly(Int)
+    case negativeDelay(Int)
+    case window(Double)
+    case noBands
+    case welch(WelchParameterError)
+
+    public var description: String {
+        switch self {
+        case .baselineTooEarly(let s):
+            "--baseline-start: expected at least 2750 samples (11 s), the earliest the SDK accepts, found \(s)"
+        case .negativeDelay(let d): "--baseline-delay: expected a number of samples ≥ 0, found \(d)"
+        case .window(let w): "--window-s: expected a positive number of seconds, found \(w)"
+        case .noBands: "--bands: expected at least one band"
+        case .welch(let error): error.description
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import Spectral
+import Tables
+
+/// The SDK re-computation and band power of one input file (spec §3–4), fed with decoded samples in order.
+///
+/// Samples may come in batches of any size; segments must come in increasing order (a change of `segment`
+/// closes the previous one). Memory is bounded by the output rows: the frames keep one 1-s window, the band
+/// power streaming Welch accumulators one 256-sample segment per channel.
+public final class BrainiacAnalysis {
+    /// The tables it makes, in output order.
+    public static let tableNames = ["frames", "baseline", "indicators", BandPowerTable.name]
+
+    public let sourceFile: String
+    public let options: AnalysisOptions
+
+    private let engine = FrameEngine()
+    private let welch: Welch
+    private let recordingPower: [WelchAccumulator]
+    private let windowPower: [WelchAccumulator]
+    private let windowLength: Int
+
+    // State of the open segment.
+    private var segment: Int?
+    private var recentFrames: [FFTFrame] = []
+    private var baseline: Baseline?
+    private var segmentStartSeconds = 0.0
+    private var windowIndex = 0
+    private var windowFill = 0
+    private var windowStartSeconds = 0.0
+
+    // Output rows.
+    private var frameRows = SDKAnalysisTables.FrameRows()
+    private var baselineRows: [(segment: Int, baseline: Baseline)] = []
+    private var indicatorRows: [(segment: Int, indicator: Indicator, x0: Double, y0: Double)] = []
+    private var bandPowerRows: [BandPowerRow] = []
+
+    /// Options must be valid (``AnalysisOptions/validate()``); invalid Welch parameters fall back to scipy's
+    /// defaults.
+    public init(sourceFile: String, options: AnalysisOptions) {
+        self.sourceFile = sourceFile
+        self.options = options
+        // The scipy defaults at 250 Hz are valid, so the fallback cannot fail.
+        let welch = (try? Welch(options.welch)) ?? (try! Welch(WelchParameters(samplingRate: Brainiac.samplingRate)))
+        self.welch = welch
+        recordingPower = (0..<4).map { _ in welch.makeAccumulator() }
+        windowPower = (0..<4).map { _ in welch.makeAccumulator() }
+        windowLength = max(1, options.windowSampleCount)
+    }
+
+    /// Takes the next samples, in order.
+    public func consume(_ samples: [BrainiacSample]) {
+        for sample in samples { consume(sample) }
+    }
+
+    /// Takes the next sample.
+    public func consume(_ sample: BrainiacSample) {
+        if sample.segment != segment {
+            closeSegment()
+            openSegment(sample)
+        }
+        addToBandPower(sample)
+        if var frame = engine.push(sample) {
+            applyBypass(to: &frame)
+            frameRows.append(frame, segment: sample.segment)
+            recentFrames.append(frame)
+            if recentFrames.count > Baseline.frameCount { recentFrames.removeFirst() }
+        }
+        let counter = engine.counter
+        let endSeconds = Double(sample.sampleIndex + 1) / Brainiac.samplingRate
+        guard let current = baseline else { return }
+        if current.status == .notStarted, counter == current.endCounter {
+            takeBaseline(endSeconds: endSeconds)
+        } else if current.status == .ok, let thresholds = current.thresholds, counter > current.endCounter,
+                  counter % Baseline.indicatorInterval == 0, !recentFrames.isEmpty {
+            let last = recentFrames.suffix(Baseline.indicatorFrameCount)
+            let indicator = Indicator(counter: counter, endSeconds: endSeconds, x: ActivityAverages.x(last),
+                                      y: ActivityAverages.y(last), thresholds: thresholds)
+            indicatorRows.append((sample.segment, indicator, thresholds.x0, thresholds.y0))
+        }
+    }
+
+    /// Closes the last segment (band power of the whole segment and of the last partial window; a baseline row
+    /// `not_started` if the segment ended before E).
+    public func finish() {
+        closeSegment()
+        segment = nil
+    }
+
+    /// The tables so far: `frames`, `baseline`, `indicators`, `band_power`.
+    public var tables: [Table] {
+        [frameRows.table(sourceFile: sourceFile),
+         SDKAnalysisTables.baseline(baselineRows, sourceFile: sourceFile),
+         SDKAnalysisTables.indicators(indicatorRows, sourceFile: sourceFile),
+         BandPowerTable.table(bandPowerRows, includeSegment: true)]
+    }
+
+    /// The tables so far, then forgets their rows: for writing long recordings in batches.
+    public func takeTables() -> [Table] {
+        let result = tables
+        frameRows = SDKAnalysisTables.FrameRows()
+        baselineRows = []
+        indicatorRows = []
+        bandPowerRows = []
+        return result
+    }
+
+    // MARK: - Segments
+
+    private func openSegment(_ sample: BrainiacSample) {
+        segment = sample.segment
+        engine.reset()
+        recentFrames = []
+        for accumulator in recordingPower + windowPower { accumulator.reset() }
+        segmentStartSeconds = sample.timeSeconds
+        windowIndex = 0
+        windowFill = 0
+        baseline = options.baselineStart.map { start in
+            Baseline(startCounter: start, endCounter: start + options.baselineDelay, endSeconds: nil, frames: nil,
+                     thresholds: nil, rules: options.indicatorRules, status: .notStarted)
+        }
+    }
+
+    private func closeSegment() {
+        guard let segment else { return }
+        for (c, accumulator) in recordingPower.enumerated() {
+            if let spectrum = accumulator.spectrum {
+                bandPowerRows += BandPowerTable.rows(spectrum, bands: options.bands, sourceFile: sourceFile,
+                                                     segment: segment, scope: .recording, scopeIndex: segment,
+                                                     startSeconds: segmentStartSeconds,
+                                                     channel: Brainiac.channelNames[c])
+            }
+        }
+        if windowFill > 0 { closeWindow() }
+        if let baseline { baselineRows.append((segment, baseline)) }
+        self.baseline = nil
+        self.segment = nil
+    }
+
+    // MARK: - Frames, baseline
+
+    /// The bypass (spec §3): frames emitted at counter c with S < c ≤ E are forced clear, and all frames after
+    /// S once the baseline has failed.
+    private func applyBypass(to frame: inout FFTFrame) {
+        guard let baseline, frame.counter > baseline.startCounter else { return }
+        let bypassed = frame.counter <= baseline.endCounter || baseline.status == .failedEmpty
+        if bypassed { for c in frame.channels.indices { frame.channels[c].clear = true } }
+    }
+
+    private func takeBaseline(endSeconds: Double) {
+        guard var current = baseline else { return }
+        current.endSeconds = endSeconds
+        // The SDK needs more than 10 frames and uses the last 10.
+        if recentFrames.count == Baseline.frameCount, let first = recentFrames.first, let last = recentFrames.last,
+           last.index >= Baseline.frameCount {
+            current.frames = first.index...last.index
+            if let x = ActivityAverages.x(recentFrames), let y = ActivityAverages.y(recentFrames) {
+                current.thresholds = IndicatorThresholds(x0: x, y0: y, rules: options.indicatorRules)
+                current.status = .ok
+            } else {
+                current.status = .failedEmpty
+            }
+        } else {
+            current.status = .failedEmpty
+        }
+        baseline = current
+    }
+
+    // MARK: - Band power
+
+    private func addToBandPower(_ sample: BrainiacSample) {
+        if windowFill == 0 { windowStartSeconds = sample.timeSeconds }
+        for c in 0..<4 {
+            let microvolts = sample.nanovolts[c] / 1000
+            recordingPower[c].append(microvolts)
+            windowPower[c].append(microvolts)
+        }
+        windowFill += 1
+        if windowFill == windowLength { closeWindow() }
+    }
+
+    private func closeWindow() {
+        for (c, accumulator) in windowPower.enumerated() {
+            if let spectrum = accumulator.spectrum, let segment {
+                bandPowerRows += BandPowerTable.rows(spectrum, bands: options.bands, sourceFile: sourceFile,
+                                                     segment: segment, scope: .window, scopeIndex: windowIndex,
+                                                     startSeconds: windowStartSeconds,
+                                                     channel: Brainiac.channelNames[c])
+            }
+            accumulator.reset()
+        }
+        windowIndex += 1
+        windowFill = 0
+    }
+}

@@ -1,0 +1,72 @@
+import Spectral
+
+/// Computes the SDK's FFT frames from a stream of one segment's samples, as `CBManager` did live (spec §3):
+/// every 250 received samples, the last 250 zero-padded to 256, no window, magnitudes `2·|X_k|` (vDSP's scale).
+///
+/// The FFT plan and the buffers are made once; nothing is allocated per frame but the frame itself. The
+/// bypass (``FFTFrame/Channel/clear``) is left to the caller: frames come out with `clear == clearRule`.
+public final class FrameEngine {
+    /// Samples per frame (1 s at 250 Hz).
+    public static let windowLength = 250
+    /// The zero-padded FFT length.
+    public static let fftLength = 256
+    /// Δf = 250/256 Hz per bin.
+    public static let binWidth = Brainiac.samplingRate / Double(fftLength)
+
+    private let spectrum = AmplitudeSpectrum(length: FrameEngine.fftLength)
+    /// Channel-major: channel c's window at `c·250 ..< (c+1)·250`.
+    private var window = [Double](repeating: 0, count: 4 * FrameEngine.windowLength)
+    private var magnitudes = [Double](repeating: 0, count: FrameEngine.fftLength / 2 + 1)
+    /// Samples received in this segment.
+    public private(set) var counter = 0
+    private var windowSpansGap = false
+
+    public init() {}
+
+    /// Starts a new segment.
+    public func reset() {
+        counter = 0
+        windowSpansGap = false
+    }
+
+    /// Takes the next received (or filled) sample; returns the frame the SDK computed after it, if any.
+    public func push(_ sample: BrainiacSample) -> FFTFrame? {
+        let position = counter % FrameEngine.windowLength
+        for c in 0..<4 { window[c * FrameEngine.windowLength + position] = sample.nanovolts[c] }
+        // A gap before the window's first sample lies outside the window.
+        if (position > 0 && sample.followsGap) || sample.filled { windowSpansGap = true }
+        counter += 1
+        guard counter % FrameEngine.windowLength == 0 else { return nil }
+        let frame = FFTFrame(index: counter / FrameEngine.windowLength - 1, counter: counter,
+                             endSeconds: Double(sample.sampleIndex + 1) / Brainiac.samplingRate,
+                             spansGap: windowSpansGap, channels: (0..<4).map(channel))
+        windowSpansGap = false
+        return frame
+    }
+
+    /// The frame values of channel `c` from the current window.
+    private func channel(_ c: Int) -> FFTFrame.Channel {
+        window.withUnsafeBufferPointer { all in
+            let block = UnsafeBufferPointer(rebasing: all[(c * FrameEngine.windowLength)..<((c + 1) * FrameEngine.windowLength)])
+            magnitudes.withUnsafeMutableBufferPointer { spectrum.magnitudes(of: block, into: $0) }
+        }
+        return FrameEngine.channel(fromDFTMagnitudes: magnitudes)
+    }
+
+    /// The band values and quality rule of one channel from `|X_k|` (k = 0…128) of its zero-padded window.
+    public static func channel(fromDFTMagnitudes dft: [Double]) -> FFTFrame.Channel {
+        // vDSP's packed real FFT is twice the DFT (spec §3); mag[0] (DC/Nyquist packed) is never used.
+        let mag = dft.map { 2 * $0 }
+        let bands = mag.withUnsafeBufferPointer { m in
+            SDKBand.allCases.map { band -> FFTFrame.Band in
+                let peak = SpectralPeak.find(in: m, bins: band.bins, binWidth: binWidth)
+                var sum = 0.0
+                for k in band.bins { sum += m[k] }
+                return FFTFrame.Band(dominantBin: peak.bin, peakHz: peak.interpolatedFrequency,
+                                     mean: sum / Double(band.bins.count))
+            }
+        }
+        let rule = QualityRule.isClear(theta: bands[0].mean, alpha: bands[1].mean, beta: bands[2].mean)
+        return FFTFrame.Channel(bands: bands, clearRule: rule, clear: rule)
+    }
+}
