@@ -1,0 +1,80 @@
+/// One event line `id;timestamp;x;y;event` (spec §1.2).
+public struct LogEvent: Sendable {
+    /// The 1-based line number.
+    public var line: Int
+    public var id: Int
+    /// The id as written (`007` or `7`).
+    public var idText: Substring
+    /// The timestamp as written.
+    public var timestampText: Substring
+    /// Java: `System.nanoTime()` (arbitrary origin); `nil` for iPad logs.
+    public var nanoseconds: Int64?
+    /// iPad: Unix epoch milliseconds (seconds of pre-release builds already × 1000); `nil` for Java logs.
+    public var milliseconds: Double?
+    public var x: Double
+    public var y: Double
+    /// The event field, trimmed.
+    public var name: Substring
+    public var kind: EventKind
+    /// `duplicate_release`, `duplicate_on`, `outside_pad`, `id_gap`, `ts_backwards`.
+    public var flags: [String] = []
+}
+
+/// Which program wrote a log.
+public enum LogProgram: String, Sendable {
+    case java, ipad
+
+    /// The unit of coordinates: pixels (Java) or points (iPad).
+    public var coordinateUnit: String { self == .java ? "px" : "pt" }
+}
+
+/// A problem with one event line: its `E_` code and what was expected.
+struct EventLineError: Error {
+    var code: String
+    var text: String
+}
+
+extension LogEvent {
+    /// Parses an event line: at most 5 `;`-separated fields, the fifth taking the rest of the line.
+    static func parse(_ text: Substring, line: Int, program: LogProgram,
+                      grammar: EventNameGrammar) throws(EventLineError) -> LogEvent {
+        var fields: [Substring] = []
+        fields.reserveCapacity(5)
+        var start = text.startIndex
+        var index = start
+        while index != text.endIndex, fields.count < 4 {
+            if text[index] == ";" {
+                fields.append(text[start..<index])
+                start = text.index(after: index)
+            }
+            index = text.index(after: index)
+        }
+        fields.append(text[start...])
+        guard fields.count == 5 else {
+            throw EventLineError(code: "E_FIELDS", text: "expected 5 ';'-separated fields, found \(fields.count)")
+        }
+        guard let id = Int(fields[0]) else {
+            throw EventLineError(code: "E_ID", text: "expected an integer id, found \(LogText.quoted(fields[0]))")
+        }
+        var nanoseconds: Int64?
+        var milliseconds: Double?
+        switch program {
+        case .java:
+            guard let value = Int64(fields[1]) else {
+                throw EventLineError(code: "E_TS", text: "expected an integer nanosecond timestamp, found \(LogText.quoted(fields[1]))")
+            }
+            nanoseconds = value
+        case .ipad:
+            guard let value = Double(fields[1]), value.isFinite else {
+                throw EventLineError(code: "E_TS", text: "expected a numeric timestamp, found \(LogText.quoted(fields[1]))")
+            }
+            milliseconds = value
+        }
+        guard let x = Double(fields[2]), let y = Double(fields[3]), x.isFinite, y.isFinite else {
+            throw EventLineError(code: "E_XY", text: "expected numeric x;y, found \(LogText.quoted(fields[2] + ";" + fields[3]))")
+        }
+        let name = fields[4].trimmingSpaces
+        return LogEvent(line: line, id: id, idText: fields[0], timestampText: fields[1], nanoseconds: nanoseconds,
+                        milliseconds: milliseconds, x: x, y: y, name: name, kind: grammar.classify(name))
+    }
+}
