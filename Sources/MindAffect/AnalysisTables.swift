@@ -103,7 +103,7 @@ public enum AnalysisTables {
         var columns: [Column] = [
             .string("source_file", Array(repeating: file.sourceFile, count: count)),
             .int("sample", Array(0..<count)),
-            .float("t_ms", analysis.timeline.sampleMs, unit: "ms", description: "interpolated sample time (spec §2.2 interp)"),
+            .float("t_ms", analysis.timeline.sampleMs, unit: "ms", description: "per-sample time (spec §2.2, rule in summary.timestamp_rule)"),
             .float("t_s", analysis.timeline.sampleMs.map { analysis.times.seconds($0) }, unit: "s"),
         ]
         for channel in 0..<channels {
@@ -155,7 +155,7 @@ public enum AnalysisTables {
             .int("header_nch", [analysis.header?.channelCount], description: "DATAHEADER ch as logged (often the rate, T1)"),
             .bool("header_swapped", [analysis.header?.swapped]),
             .string("clock", [analysis.options.clock.rawValue]),
-            .string("timestamp_rule", [analysis.options.timestampRule]),
+            .string("timestamp_rule", [analysis.options.timestampRule.rawValue]),
             .int("first_packet_samples", [timeline.packetSampleCounts.first], unit: "1"),
             .float("packet_samples_median", [timeline.packetSamplesMedian], unit: "1"),
             .int("packet_samples_max", [timeline.packetSampleCounts.max()], unit: "1"),

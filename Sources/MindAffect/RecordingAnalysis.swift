@@ -6,14 +6,14 @@ public struct AnalysisOptions: Sendable, Codable, Equatable {
     public var clock: ClockChoice
     /// A gap between stimulus events above this starts a trial (`--iti-ms`).
     public var itiMs: Int
-    /// The per-sample timestamp rule; only `interp` for now.
-    public var timestampRule: String
+    /// The per-sample timestamp rule (`--timestamps`).
+    public var timestampRule: TimestampRule
     /// The longest heartbeat gap in ms before `W-HB-GAP` (MessageSpec's 4 s).
     public var heartbeatGapMs: Int
     /// Where the noise codes come from: a family name or a table path.
     public var codes: String
 
-    public init(clock: ClockChoice = .sts, itiMs: Int = 1000, timestampRule: String = "interp",
+    public init(clock: ClockChoice = .sts, itiMs: Int = 1000, timestampRule: TimestampRule = .interp,
                 heartbeatGapMs: Int = 4000, codes: String = GoldCodeFamily.mgold65_6532.rawValue) {
         self.clock = clock
         self.itiMs = itiMs
@@ -21,6 +21,14 @@ public struct AnalysisOptions: Sendable, Codable, Equatable {
         self.heartbeatGapMs = heartbeatGapMs
         self.codes = codes
     }
+}
+
+/// How per-sample times are made (spec §2.2).
+public enum TimestampRule: String, Sendable, Codable, CaseIterable {
+    /// Even interpolation between packet times; the first packet laid back at the nominal rate.
+    case interp
+    /// PMB's offline loader (compat): de-jittered packet times, integer ms, first packet all at T₀.
+    case pymindaffect
 }
 
 /// The DATAHEADER as logged, and whether its fs and nch are swapped (T1).
@@ -38,6 +46,8 @@ public struct RecordingAnalysis: Sendable {
     public var options: AnalysisOptions
     public var times: MessageTimes
     public var timeline: SampleTimeline
+    /// The compat timestamps, under `--timestamps pymindaffect`.
+    public var pymindaffect: PymindaffectTimestamps?
     public var stimuli: StimulusSequence
     public var trials: [Trial]
     public var header: DataHeaderReport?
@@ -52,6 +62,13 @@ public struct RecordingAnalysis: Sendable {
         self.options = options
         times = MessageTimes(file, clock: options.clock)
         timeline = SampleTimeline(file, times: times)
+        if options.timestampRule == .pymindaffect {
+            let compat = PymindaffectTimestamps(file, times: times)
+            pymindaffect = compat
+            timeline.sampleMs = compat.sampleTs.map { Double($0 + compat.offsetToMessageClock) }
+        } else {
+            pymindaffect = nil
+        }
         stimuli = StimulusSequence(file, times: times)
         let segmentation = TrialSegmentation(file, times: times, stimuli: stimuli, itiMs: options.itiMs)
         trials = segmentation.trials

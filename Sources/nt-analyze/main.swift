@@ -9,6 +9,7 @@ extension MindAffectError: ToolReportable {
 }
 
 extension ClockChoice: ExpressibleByArgument {}
+extension TimestampRule: ExpressibleByArgument {}
 
 /// Loads the code table for `--codes`: a family name, or a PMB `.txt` table.
 func loadCodes(_ choice: String) throws -> NoiseCodeTable {
@@ -83,6 +84,9 @@ struct Analyze: ParsableCommand {
     @Option(help: "Message clock: sts (the client clock mapped to the hub; rts where they differ by > 1 s) or rts.")
     var clock: ClockChoice = .sts
 
+    @Option(help: "Per-sample times: interp (even split between packet times) or pymindaffect (PMB's offline loader).")
+    var timestamps: TimestampRule = .interp
+
     @Option(help: "A gap between stimulus events above this many ms starts a new trial (PMB default 1000).")
     var itiMs: Int = 1000
 
@@ -102,7 +106,8 @@ struct Analyze: ParsableCommand {
         let runner = ToolRunner(tool: "nt-analyze", quiet: output.quiet, keepGoing: output.keepGoing)
         try runner.run {
             let codeTable = try loadCodes(codes)
-            let options = AnalysisOptions(clock: clock, itiMs: itiMs, heartbeatGapMs: heartbeatGapMs, codes: codes)
+            let options = AnalysisOptions(clock: clock, itiMs: itiMs, timestampRule: timestamps,
+                                          heartbeatGapMs: heartbeatGapMs, codes: codes)
             let out = try output.open(tableNames: AnalysisTables.names, inputs: inputs)
             var records: [InputRecord] = []
             var analyses: [RecordingAnalysis] = []
@@ -131,7 +136,7 @@ struct Analyze: ParsableCommand {
             for build in builders {
                 for analysis in analyses { try out.write(build(analysis)) }
             }
-            let parameters = Parameters(clock: clock.rawValue, iti_ms: itiMs, timestamp_rule: options.timestampRule,
+            let parameters = Parameters(clock: clock.rawValue, iti_ms: itiMs, timestamp_rule: timestamps.rawValue,
                                         heartbeat_gap_ms: heartbeatGapMs, codes: codes, skip_bad_lines: skipBadLines)
             try out.commit(provenance: runner.provenance(inputs: records,
                                                          parametersJSON: Provenance.encodeParameters(parameters)))

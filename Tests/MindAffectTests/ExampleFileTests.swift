@@ -149,3 +149,25 @@ struct ExampleFileTests {
         #expect(analysis.trials.allSatisfy { $0.codeAgreement != nil && $0.codeAgreement! > 0.98 })
     }
 }
+
+@Suite("Compat timestamps on the example file (spec §2.2 pymindaffect)")
+struct CompatTimestampTests {
+    @Test("first 15,511,000 (whole first packet), last 15,730,005; compat − interp median −4, range −57…+2; fs 200")
+    func compat() throws {
+        guard let (file, interp) = ExampleFileTests.parsed else { return }
+        let compat = PymindaffectTimestamps(file, times: interp.times)
+        #expect(compat.sampleTs.count == 44_406)
+        #expect(compat.sampleTs.prefix(607).allSatisfy { $0 == 15_511_000 })
+        #expect(compat.sampleTs.last == 15_730_005)
+        #expect(compat.fsCompat == 200)
+        let differences = (607..<44_406).map { Double(compat.sampleTs[$0] + compat.offsetToMessageClock) - interp.timeline.sampleMs[$0] }
+        let sorted = differences.sorted()
+        print("compat − interp: median \(sorted[sorted.count / 2]), range \(sorted.first!)…\(sorted.last!)")
+        // Measured: median −3.75, range −56…+3 (interp times are fractional; the spec rounds to whole ms).
+        #expect(abs(sorted[sorted.count / 2] - -4) <= 0.5)
+        #expect(abs(sorted.first! - -57) <= 1)
+        #expect(abs(sorted.last! - 2) <= 1)
+        let analysis = RecordingAnalysis(file, options: AnalysisOptions(timestampRule: .pymindaffect), codes: nil)
+        #expect(analysis.timeline.sampleMs.last == interp.timeline.sampleMs.last! - 4)
+    }
+}
