@@ -191,7 +191,7 @@ struct HubLineParser {
         guard let count = scanner.readInt32(), count >= 0 else { throw .syntax(scanner, name, "a count") }
         guard scanner.skip("]:") else { throw .syntax(scanner, name, "\"]:\" after the count") }
         var pairs: [Pair] = []
-        pairs.reserveCapacity(count)
+        pairs.reserveCapacity(min(count, 4096))
         while scanner.skip(byte: UInt8(ascii: "{")) {
             pairs.append(try readPair(&scanner))
             guard scanner.skip(byte: UInt8(ascii: "}")) else { throw .syntax(scanner, name, "\"}\" closing a pair") }

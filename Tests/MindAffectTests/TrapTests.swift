@@ -139,3 +139,58 @@ struct TrapTests {
         }
     }
 }
+
+@Suite("Robustness")
+struct RobustnessTests {
+    @Test("mutated lines never crash: each is parsed or becomes an error row")
+    func mutations() throws {
+        let seeds = [
+            hubLine("DATAPACKET", " v[2x2]:[1.5,-2.0E-3,][NaN,4.0,]"),
+            hubLine("STIMULUSEVENT", " v[3]:{1,0}{2,1}{0,1}"),
+            hubLine("PREDICTEDTARGETPROB", " Yest:20 Perr:0.16557932"),
+            hubLine("PREDICTEDTARGETDIST", " v[1]:{0,0.0}"),
+            hubLine("SIGNALQUALITY", " [2] 3.81,2.61,"),
+            hubLine("DATAHEADER", " fs4.0 ch[200]:a,b"),
+            hubLine("SELECTION", " id:5"),
+            "rts:1 sts:1  t:STIMULUSEVENT ts:5 v[2000000000]: <-/1.2.3.4:5",
+        ]
+        var generator = SystemRandomNumberGenerator.Seeded(seed: 42)
+        var lines: [String] = [hubLine("DATAPACKET", " v[2x1]:[1.0,2.0,]")]
+        let alphabet = Array("0123456789-.,:[]{}x vE<-/NaIfinty\t\u{00e9}")
+        for index in 0..<3000 {
+            var characters = Array(seeds[index % seeds.count])
+            for _ in 0..<(1 + index % 3) {
+                let position = Int(generator.next() % UInt64(characters.count))
+                switch generator.next() % 3 {
+                case 0: characters.remove(at: position)
+                case 1: characters.insert(alphabet[Int(generator.next() % UInt64(alphabet.count))], at: position)
+                default: characters[position] = alphabet[Int(generator.next() % UInt64(alphabet.count))]
+                }
+                if characters.isEmpty { characters = ["x"] }
+            }
+            lines.append(String(characters).replacingOccurrences(of: "\n", with: " "))
+        }
+        let file = try parseLines(lines, skipBadLines: true)
+        let errors = file.anomalies.filter { $0.severity == .error }.count
+        let blanks = file.anomalies.filter { $0.code == "I-BLANK" }.count
+        #expect(file.messages.count + errors + blanks == lines.count)
+        let analysis = RecordingAnalysis(file, codes: GoldCodeFamily.mgold65_6532.table)
+        _ = AnalysisTables.names.count
+        #expect(analysis.timeline.sampleMs.count == file.sampleCount)
+    }
+}
+
+extension SystemRandomNumberGenerator {
+    /// A small deterministic generator (SplitMix64) for reproducible mutations.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}
