@@ -134,3 +134,24 @@ public struct TrialAnalysis: Sendable {
     /// Strokes of a status.
     public func count(_ status: Stroke.Status) -> Int { strokes.reduce(0) { $0 + ($1.status == status ? 1 : 0) } }
 }
+
+extension TrialAnalysis {
+    /// Records `W_DUPLICATE_TRIAL` on each log whose participant and trial appeared in another run before it.
+    public static func checkDuplicateTrials(_ analyses: inout [TrialAnalysis]) {
+        var firstRun: [String: (runKey: String?, file: String)] = [:]
+        for index in analyses.indices {
+            let header = analyses[index].log.header
+            guard let name = header.name, name != "Anonymous Participant", let trial = header.trialNumber else { continue }
+            let key = "\(name)\u{0}\(trial)"
+            let runKey = analyses[index].runKey
+            if let earlier = firstRun[key] {
+                if earlier.runKey != runKey {
+                    analyses[index].log.anomalies.add("W_DUPLICATE_TRIAL",
+                                                      "participant '\(name)' trial \(trial) also appears in another run (\(earlier.file))")
+                }
+            } else {
+                firstRun[key] = (runKey, analyses[index].log.sourceFile)
+            }
+        }
+    }
+}

@@ -1,0 +1,283 @@
+import Foundation
+import Tables
+
+/// The output tables of `ilog-parse` (spec §5), one batch per log; every table starts with `source_file`.
+public enum InteractLogTables {
+    /// Every table, in output order.
+    public static let names = ["trials", "header", "events", "strokes", "stimulus_views", "stimulus_summary", "keys",
+                               "anomalies"]
+
+    /// The HDF5 `unit` of coordinate columns, whose unit is in the row's `coord_unit`.
+    static let coordUnit = "px|pt, see coord_unit"
+
+    /// An int32 column; values outside its range (from absurd input) are missing rather than a trap.
+    static func int32(_ name: String, _ values: [Int?], unit: String = "", description: String? = nil) -> Column {
+        .int32(name, values.map { value in value.flatMap { $0 > Int(Int32.min) && $0 <= Int(Int32.max) ? $0 : nil } },
+               unit: unit, description: description)
+    }
+
+    /// Every table with its columns and no rows (so that each exists even when no log succeeded).
+    public static func emptyTables() -> [Table] {
+        let text = "Name:x\nTrial Number:1\n\n1;1;0;0;DrawingEnabled\n"
+        guard let log = try? ParsedLog.parse(Data(text.utf8), sourceFile: "x", skipBadLines: true) else { return [] }
+        return tables(TrialAnalysis(log)).map { table in
+            Table(table.name, table.columns.map { column in
+                var empty = column
+                empty.values = column.values.emptyOfSameKind
+                return empty
+            })
+        }
+    }
+
+    /// All tables of one analysed log, in the order of ``names``.
+    public static func tables(_ analysis: TrialAnalysis) -> [Table] {
+        [trials(analysis), header(analysis), events(analysis), strokes(analysis), stimulusViews(analysis),
+         stimulusSummary(analysis), keys(analysis), anomalies(analysis)]
+    }
+
+    /// `trials`: one row per log (spec §5.1).
+    public static func trials(_ a: TrialAnalysis) -> Table {
+        let log = a.log, header = log.header
+        let unit = log.program.coordinateUnit
+        let phaseImages = header.phases.flatMap { phase in phase.images.map { "\(phase.phase):\($0)" } }
+        let views = a.views.filter { $0.status != .unmatchedOff }.count
+        let presses = log.events.reduce(0) { if case .keyPressed = $1.kind { $0 + 1 } else { $0 } }
+        return Table("trials", [
+            .string("source_file", [log.sourceFile]),
+            .string("folder", [TrialAnalysis.parentFolder(log.sourceFile)], description: "the folder holding the log"),
+            .string("program", [log.program.rawValue]),
+            .string("variant", [log.variant], description: "spec §2 variant code, detected from the file"),
+            .string("app_version", [header.appVersion]),
+            .bool("app_version_glued", [header.appVersionGlued], description: "App Version repeated after Trial End"),
+            .string("encoding", [log.encoding.rawValue]),
+            .string("line_ending", [log.lineEnding.rawValue]),
+            .string("participant", [header.name]),
+            .string("participant_from_name", [a.identity?.participant]),
+            int32("trial", [header.trialNumber]),
+            int32("trial_from_name", [a.identity?.trial]),
+            .string("run_key", [a.runKey], description: "participant|stamp, or the iPad run UUID"),
+            .localTimestamp("experiment_start_local", [header.experimentStart]),
+            .localTimestamp("trial_start_local", [header.trialStart]),
+            .localTimestamp("trial_end_local", [header.trialEnd]),
+            .float("header_duration_s", [a.headerDuration], unit: "s"),
+            .string("stroke_colour", [header.strokeColour], description: "#RRGGBBAA"),
+            .string("background_colour", [header.backgroundColour], description: "#RRGGBBAA"),
+            .float("stroke_width_coord", [header.strokeWidth], unit: coordUnit),
+            .float("pad_width_coord", [header.padWidth], unit: coordUnit),
+            .float("pad_height_coord", [header.padHeight], unit: coordUnit),
+            .string("coord_unit", [unit]),
+            .string("stimulus_files", [header.stimulusFiles.isEmpty ? nil : header.stimulusFiles.joined(separator: ";")]),
+            .string("familiarisation_file", [header.familiarisationFile]),
+            .string("input_mask_file", [header.inputMaskFile]),
+            .string("phase_images", [phaseImages.isEmpty ? nil : phaseImages.joined(separator: ";")],
+                    description: "phase:image pairs in presentation order"),
+            int32("n_events", [log.events.count]),
+            .float("event_span_s", [a.eventSpan], unit: "s"),
+            .timestamp("first_event_utc", [a.firstEventUTC]),
+            int32("utc_offset_min", [a.utcOffsetMinutes], unit: "min"),
+            int32("n_strokes", [a.count(.paired)], description: "paired strokes"),
+            int32("n_unpaired_down", [a.count(.unpairedDown)]),
+            int32("n_unpaired_release", [a.count(.unpairedRelease)]),
+            int32("n_duplicate_release", [a.duplicateReleases]),
+            int32("n_views", [views]),
+            int32("n_key_presses", [presses]),
+            .string("sidecar", [log.program == .ipad ? (a.sidecar?.status ?? "absent") : nil],
+                    description: "iPad InteractLog.json: joined, mismatch or absent"),
+            int32("n_errors", [log.anomalies.count(.error)]),
+            int32("n_warnings", [log.anomalies.count(.warning)]),
+        ])
+    }
+
+    /// `header`: every header line, lossless (spec §5.2).
+    public static func header(_ a: TrialAnalysis) -> Table {
+        let lines = a.log.header.lines
+        return Table("header", [
+            .string("source_file", lines.map { _ in a.log.sourceFile }),
+            int32("line", lines.map(\.line)),
+            .string("label", lines.map { LogText.printable($0.label) }),
+            .string("value", lines.map { LogText.printable($0.value) }),
+            int32("label_width", lines.map(\.labelWidth), unit: "characters"),
+        ])
+    }
+
+    /// `events`: one row per event line (spec §5.3).
+    public static func events(_ a: TrialAnalysis) -> Table {
+        let log = a.log, events = log.events, n = events.count
+        var dt: [Double?] = Array(repeating: nil, count: n)
+        for index in events.indices.dropFirst() {
+            if let now = log.times[index], let before = log.times[index - 1] { dt[index] = now - before }
+        }
+        let timed = (log.times.first ?? nil) != nil
+        let utc: [Double?] = log.program == .ipad && timed
+            ? events.map { $0.milliseconds.map { $0 / 1000 } } : Array(repeating: nil, count: n)
+        let unit = log.program.coordinateUnit
+        return Table("events", [
+            .string("source_file", Array(repeating: log.sourceFile, count: n)),
+            int32("line", events.map(\.line)),
+            int32("seq", (0..<n).map { $0 + 1 }),
+            .int64("id", events.map(\.id)),
+            .string("ts_raw", events.map { String($0.timestampText) }, description: "the timestamp as written: Java ns, iPad epoch ms"),
+            .float("t_s", log.times, unit: "s"),
+            .float("dt_s", dt, unit: "s"),
+            .timestamp("t_utc", utc),
+            .float("x_coord", events.map { $0.kind.isButton ? $0.x : nil }, unit: coordUnit),
+            .float("y_coord", events.map { $0.kind.isButton ? $0.y : nil }, unit: coordUnit),
+            .string("coord_unit", Array(repeating: unit, count: n)),
+            .string("event", events.map { LogText.printable($0.name) }),
+            .string("type", events.map(\.kind.type)),
+            .string("phase", events.map { $0.kind.stimulus?.phase }),
+            .string("image", events.map { $0.kind.stimulus?.image }),
+            int32("key_code", events.map { $0.kind.key?.code }),
+            .string("key_descr", events.map { $0.kind.key?.descriptor.map(LogText.printable) }),
+            int32("key_location", events.map { $0.kind.key?.location },
+                   description: "0 unknown, 1 standard, 2 left, 3 right, 4 numpad"),
+            .string("flags", events.map { $0.flags.isEmpty ? nil : $0.flags.joined(separator: ";") }),
+        ])
+    }
+
+    /// `strokes`: paired and unpaired button rows with their stimulus context and, joined, pencil values (§5.4).
+    public static func strokes(_ a: TrialAnalysis) -> Table {
+        let log = a.log, strokes = a.strokes, events = log.events
+        func time(_ index: Int?) -> Double? { index.flatMap { log.times[$0] } }
+        func line(_ index: Int?) -> Int? { index.map { events[$0].line } }
+        func id(_ index: Int?) -> Int? { index.map { events[$0].id } }
+        let starts = strokes.map { time($0.downIndex) }
+        let ends = strokes.map { time($0.upIndex) }
+        let durations: [Double?] = strokes.map { stroke in
+            guard let down = stroke.downIndex, let up = stroke.upIndex else { return nil }
+            return log.milliseconds(from: down, to: up)
+        }
+        let lengths: [Double?] = strokes.map { stroke in
+            guard let down = stroke.downIndex, let up = stroke.upIndex else { return nil }
+            return ((events[up].x - events[down].x) * (events[up].x - events[down].x)
+                    + (events[up].y - events[down].y) * (events[up].y - events[down].y)).squareRoot()
+        }
+        let pauses: [Double?] = strokes.indices.map { index in
+            guard index > 0, let start = starts[index], let end = ends[index - 1] else { return nil }
+            return start - end
+        }
+        let sinceOff: [Double?] = strokes.map { stroke in
+            guard let off = stroke.context.lastOffIndex, let anchor = log.times[stroke.anchorIndex],
+                  let offTime = log.times[off] else { return nil }
+            return anchor - offTime
+        }
+        let pencil = strokes.map { a.sidecar?.pencil[$0.stroke] }
+        let unit = log.program.coordinateUnit
+        return Table("strokes", [
+            .string("source_file", strokes.map { _ in log.sourceFile }),
+            int32("stroke", strokes.map(\.stroke)),
+            .string("status", strokes.map(\.status.rawValue), description: "paired, unpaired_down or unpaired_release"),
+            int32("down_line", strokes.map { line($0.downIndex) }),
+            int32("up_line", strokes.map { line($0.upIndex) }),
+            .int64("down_id", strokes.map { id($0.downIndex) }),
+            .int64("up_id", strokes.map { id($0.upIndex) }),
+            .float("start_s", starts, unit: "s"),
+            .float("end_s", ends, unit: "s"),
+            .float("duration_ms", durations, unit: "ms"),
+            .float("x_start_coord", strokes.map { $0.downIndex.map { events[$0].x } }, unit: coordUnit),
+            .float("y_start_coord", strokes.map { $0.downIndex.map { events[$0].y } }, unit: coordUnit),
+            .float("x_end_coord", strokes.map { $0.upIndex.map { events[$0].x } }, unit: coordUnit),
+            .float("y_end_coord", strokes.map { $0.upIndex.map { events[$0].y } }, unit: coordUnit),
+            .float("length_coord", lengths, unit: coordUnit, description: "straight-line distance between the end points"),
+            .string("coord_unit", strokes.map { _ in unit }),
+            .float("pause_before_s", pauses, unit: "s"),
+            .string("phase", strokes.map(\.context.phase)),
+            .string("last_stimulus", strokes.map(\.context.lastStimulus)),
+            .string("last_stimulus_phase", strokes.map(\.context.lastStimulusPhase)),
+            int32("views_before", strokes.map(\.context.viewsBefore)),
+            .float("since_last_off_s", sinceOff, unit: "s"),
+            .bool("stimulus_visible", strokes.map(\.context.stimulusVisible)),
+            int32("events_within", strokes.map(\.eventsWithin), description: "non-mouse events between press and release"),
+            .float("force_mean", pencil.map { $0?.forceMean }, unit: "1"),
+            .float("azimuth_mean_rad", pencil.map { $0?.azimuthMean }, unit: "rad"),
+            .float("altitude_mean_rad", pencil.map { $0?.altitudeMean }, unit: "rad"),
+            .float("pencil_x_mean_coord", pencil.map { $0?.xMean }, unit: coordUnit),
+            .float("pencil_y_mean_coord", pencil.map { $0?.yMean }, unit: coordUnit),
+            .float("force_down", pencil.map { $0?.forceDown }, unit: "1", description: "force / sin(altitude) at pen-down, as the app stores it"),
+            .float("azimuth_down_rad", pencil.map { $0?.azimuthDown }, unit: "rad"),
+            .float("altitude_down_rad", pencil.map { $0?.altitudeDown }, unit: "rad"),
+        ])
+    }
+
+    /// `stimulus_views`: viewing intervals (spec §5.5).
+    public static func stimulusViews(_ a: TrialAnalysis) -> Table {
+        let views = a.views, events = a.log.events
+        return Table("stimulus_views", [
+            .string("source_file", views.map { _ in a.log.sourceFile }),
+            int32("view", views.map(\.view)),
+            .string("phase", views.map(\.phase)),
+            .string("image", views.map(\.image)),
+            .string("status", views.map(\.status.rawValue)),
+            .string("closed_by", views.map { $0.closedBy?.rawValue }),
+            int32("on_line", views.map { $0.onIndex.map { events[$0].line } }),
+            int32("off_line", views.map { $0.offIndex.map { events[$0].line } }),
+            .float("t_on_s", views.map(\.onTime), unit: "s"),
+            .float("t_off_s", views.map(\.offTime), unit: "s"),
+            .float("duration_s", views.map(\.duration), unit: "s"),
+            int32("view_of_image", views.map(\.viewOfImage)),
+            int32("strokes_after", views.map(\.strokesAfter)),
+        ])
+    }
+
+    /// `stimulus_summary`: per phase and image, listed ones first in header order (spec §5.6).
+    public static func stimulusSummary(_ a: TrialAnalysis) -> Table {
+        struct Row { var phase: String; var image: String?; var listed: Bool; var position: Int? }
+        var rows: [Row] = []
+        for phase in a.log.header.phases {
+            for (position, image) in phase.images.enumerated() {
+                rows.append(Row(phase: phase.phase, image: image, listed: true, position: position + 1))
+            }
+        }
+        for view in a.views where !rows.contains(where: { $0.phase == view.phase && $0.image == view.image }) {
+            rows.append(Row(phase: view.phase, image: view.image, listed: false, position: nil))
+        }
+        let viewsPerRow = rows.map { row in
+            a.views.filter { $0.phase == row.phase && $0.image == row.image && $0.status != .unmatchedOff }
+        }
+        let durations = viewsPerRow.map { $0.compactMap(\.duration) }
+        return Table("stimulus_summary", [
+            .string("source_file", rows.map { _ in a.log.sourceFile }),
+            .string("phase", rows.map(\.phase)),
+            .string("image", rows.map(\.image)),
+            .bool("listed", rows.map(\.listed), description: "listed in the header"),
+            int32("position", rows.map(\.position), description: "1-based position in the header's list"),
+            int32("n_views", viewsPerRow.map(\.count)),
+            .float("total_view_s", durations.map { $0.reduce(0, +) }, unit: "s"),
+            .float("mean_view_s", durations.map { $0.isEmpty ? nil : $0.reduce(0, +) / Double($0.count) }, unit: "s"),
+            .float("first_on_s", viewsPerRow.map { $0.first?.onTime }, unit: "s"),
+            int32("n_strokes", rows.map { row in
+                a.strokes.filter { $0.context.lastStimulus == row.image && $0.context.lastStimulusPhase == row.phase }.count
+            }, description: "strokes whose last_stimulus is this image"),
+        ])
+    }
+
+    /// `keys`: press/release pairs (spec §5.7).
+    public static func keys(_ a: TrialAnalysis) -> Table {
+        let keys = a.keys, log = a.log
+        func time(_ index: Int?) -> Double? { index.flatMap { log.times[$0] } }
+        let holds: [Double?] = keys.map { key in
+            guard let press = key.pressIndex, let release = key.releaseIndex,
+                  let ms = log.milliseconds(from: press, to: release) else { return nil }
+            return ms / 1000
+        }
+        return Table("keys", [
+            .string("source_file", keys.map { _ in log.sourceFile }),
+            int32("key", keys.map(\.key)),
+            .string("status", keys.map(\.status.rawValue), description: "paired, unpaired_press or unpaired_release"),
+            int32("code", keys.map(\.code), description: "Java key code"),
+            .string("descr", keys.map { $0.descriptor.map(LogText.printable) }),
+            .string("descr_release", keys.map { $0.releaseDescriptor.map(LogText.printable) }),
+            int32("location", keys.map(\.location), description: "0 unknown, 1 standard, 2 left, 3 right, 4 numpad"),
+            .string("role", keys.map(\.role)),
+            int32("press_line", keys.map { $0.pressIndex.map { log.events[$0].line } }),
+            int32("release_line", keys.map { $0.releaseIndex.map { log.events[$0].line } }),
+            .float("t_press_s", keys.map { time($0.pressIndex) }, unit: "s"),
+            .float("t_release_s", keys.map { time($0.releaseIndex) }, unit: "s"),
+            .float("hold_s", holds, unit: "s"),
+            .bool("ends_trial", keys.map(\.endsTrial)),
+        ])
+    }
+
+    /// `anomalies`: the shared table (spec §5.8).
+    public static func anomalies(_ a: TrialAnalysis) -> Table { Table.anomalies(a.log.anomalies.anomalies) }
+}

@@ -1,0 +1,85 @@
+/// The Java program's own `_strokes.txt` and `_keys.txt` (2.3 layout, spec §4.2), rebuilt from a log so that
+/// existing lab scripts keep working: the header lines, an empty line, then one row per paired stroke or key.
+public enum JavaCompanionFiles {
+    /// `<stem>_strokes.txt`: `n;down_ns;release_ns;x1;y1;x2;y2`, n from 1; paired strokes only.
+    public static func strokes(_ a: TrialAnalysis) -> String {
+        var text = headerText(a)
+        var n = 0
+        for stroke in a.strokes where stroke.status == .paired {
+            guard let down = stroke.downIndex, let up = stroke.upIndex,
+                  let downNs = a.log.events[down].nanoseconds, let upNs = a.log.events[up].nanoseconds else { continue }
+            n += 1
+            let d = a.log.events[down], u = a.log.events[up]
+            text += "\(n);\(downNs);\(upNs);\(coordinate(d.x));\(coordinate(d.y));\(coordinate(u.x));\(coordinate(u.y))\n"
+        }
+        return text
+    }
+
+    /// `<stem>_keys.txt`: `n;keyCode;location;descr;keyText;press_ns;release_ns;hold_ns`, n from 2; paired keys only.
+    public static func keys(_ a: TrialAnalysis) -> String {
+        var text = headerText(a)
+        var n = 1
+        for key in a.keys where key.status == .paired {
+            guard let press = key.pressIndex, let release = key.releaseIndex,
+                  let pressNs = a.log.events[press].nanoseconds, let releaseNs = a.log.events[release].nanoseconds else { continue }
+            n += 1
+            let code = key.code ?? 0
+            text += "\(n);\(code);\(key.location ?? 0);\(key.descriptor ?? "");\(keyText(code));\(pressNs);\(releaseNs);\(releaseNs - pressNs)\n"
+        }
+        return text
+    }
+
+    /// The log's header lines as `label:value` (padding as written), then an empty line.
+    static func headerText(_ a: TrialAnalysis) -> String {
+        var text = ""
+        for line in a.log.header.lines {
+            let padding = String(repeating: " ", count: max(0, line.labelWidth - line.label.count))
+            text += line.label + padding + ":" + line.value + "\n"
+        }
+        return text + "\n"
+    }
+
+    static func coordinate(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    /// `java.awt.event.KeyEvent.getKeyText` in an English locale, for the common codes.
+    public static func keyText(_ code: Int) -> String {
+        switch code {
+        case 8: "Backspace"
+        case 9: "Tab"
+        case 10: "Enter"
+        case 16: "Shift"
+        case 17: "Ctrl"
+        case 18: "Alt"
+        case 19: "Pause"
+        case 20: "Caps Lock"
+        case 27: "Escape"
+        case 32: "Space"
+        case 33: "Page Up"
+        case 34: "Page Down"
+        case 35: "End"
+        case 36: "Home"
+        case 37: "Left"
+        case 38: "Up"
+        case 39: "Right"
+        case 40: "Down"
+        case 44: "Comma"
+        case 45: "Minus"
+        case 46: "Period"
+        case 47: "Slash"
+        case 48...57, 65...90: String(UnicodeScalar(UInt8(code)))
+        case 59: "Semicolon"
+        case 61: "Equals"
+        case 91: "Open Bracket"
+        case 92: "Back Slash"
+        case 93: "Close Bracket"
+        case 127: "Delete"
+        case 112...123: "F\(code - 111)"
+        case 157: "Meta"
+        case 192: "Back Quote"
+        case 222: "Quote"
+        default: "Unknown keyCode: 0x" + String(code, radix: 16)
+        }
+    }
+}
