@@ -122,6 +122,8 @@ public final class BrainiacAnalysis {
 
     private func closeSegment() {
         guard let segment else { return }
+        // Rows come in stream order: each segment's windows, then the segment as a whole.
+        if windowFill > 0 { closeWindow() }
         for (c, accumulator) in recordingPower.enumerated() {
             if let spectrum = accumulator.spectrum {
                 bandPowerRows += BandPowerTable.rows(spectrum, bands: options.bands, sourceFile: sourceFile,
@@ -130,7 +132,6 @@ public final class BrainiacAnalysis {
                                                      channel: Brainiac.channelNames[c])
             }
         }
-        if windowFill > 0 { closeWindow() }
         if let baseline { baselineRows.append((segment, baseline)) }
         self.baseline = nil
         self.segment = nil
