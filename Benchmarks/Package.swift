@@ -21,5 +21,20 @@ let package = Package(
             path: "Benchmarks/Decode",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "Welch",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Spectral", package: "BrainBatch"),
+            ],
+            path: "Benchmarks/Welch",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // A plain timing program for bench/welch.sh (Welch against scipy in the same run).
+        .executableTarget(
+            name: "WelchTiming",
+            dependencies: [.product(name: "Spectral", package: "BrainBatch")],
+            path: "Benchmarks/WelchTiming"
+        ),
     ]
 )
