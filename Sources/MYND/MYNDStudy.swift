@@ -1,0 +1,130 @@
+import Foundation
+import HDF5
+import Tables
+
+/// Everything one run reads: questionnaire results, analysed recordings and the files set aside, turned into
+/// the tables of spec §8 once all are in (the date order of a subject is decided across its files).
+public struct MYNDStudy: Sendable {
+    /// Every table a normal run writes, in order.
+    public static let tableNames = ["answers", "recordings", "events", "epochs", "band_power", "quality",
+                                    "quality_summary", "anomalies"]
+
+    public var questionnaires: [QuestionnaireResult] = []
+    public var recordings: [RecordingAnalysis] = []
+    /// Anomalies of files that were set aside (`ignored`).
+    public var setAside: [Anomaly] = []
+    public let options: AnalysisOptions
+
+    public init(options: AnalysisOptions = AnalysisOptions()) {
+        self.options = options
+    }
+
+    /// Reads one file given by path (`data` its bytes): a questionnaire result or a recording is parsed and
+    /// kept; `message.json` and PDFs are set aside with an `ignored` row; anything else throws ``MYNDError``.
+    /// Returns the anomalies the file added.
+    @discardableResult
+    public mutating func ingest(path: String, data: Data) throws(MYNDError) -> [Anomaly] {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let expected = name.contains(".hdf") ? "HDF5" : "JSON"
+        switch MYNDContentKind.detect(data) {
+        case .empty:
+            throw .empty(file: path)
+        case .encrypted(let armored, let keyID):
+            throw .encrypted(file: path, armored: armored, keyID: keyID, expected: expected)
+        case .pdf:
+            return setAside(path, "a PDF (the signed consent?) is not read")
+        case .other(let found):
+            throw .wrongContent(file: path, expected: "a MYND questionnaire (JSON) or recording (HDF5)", found: found)
+        case .json:
+            if name == "message.json" { return setAside(path, "the study's announcement file is not read") }
+            let result = try QuestionnaireResult.parse(data, sourceFile: path)
+            questionnaires.append(result)
+            return result.anomalies
+        case .hdf5:
+            let file: HDF5File
+            do {
+                file = try HDF5File.open(path: path)
+            } catch {
+                throw .hdf5(file: path, message: "not a readable HDF5 file (\(error.detail ?? error.operation))")
+            }
+            let recording = try MYNDRecording.read(file, sourceFile: path)
+            let analysis = RecordingAnalysis(recording, options: options)
+            recordings.append(analysis)
+            return analysis.anomalies
+        }
+    }
+
+    private mutating func setAside(_ path: String, _ message: String) -> [Anomaly] {
+        let anomaly = Anomaly(sourceFile: path, severity: .info, code: "ignored", message: message)
+        setAside.append(anomaly)
+        return [anomaly]
+    }
+
+    /// The tables of spec §8 (answers, recordings, events, epochs, band_power, quality, quality_summary,
+    /// anomalies), every one present even when empty.
+    public func tables(definitions: DefinitionSet?, dateOrder: DateOrder?) -> [Table] {
+        var resolver = DateOrderResolver(given: dateOrder)
+        for analysis in recordings {
+            let recording = analysis.recording
+            guard let subject = recording.subjectID else { continue }
+            if let start = recording.recordingStart {
+                resolver.add(subjectID: subject, time: start, referenceUTC: recording.firstTimestampUTC)
+            }
+            for time in [recording.recordingEnd, recording.sessionStart].compactMap({ $0 }) {
+                resolver.add(subjectID: subject, time: time, referenceUTC: nil)
+            }
+        }
+        for result in questionnaires {
+            if let subject = result.subjectID, let time = result.sessionStart {
+                resolver.add(subjectID: subject, time: time, referenceUTC: nil)
+            }
+        }
+        var anomalies: [Anomaly] = []
+        func orderFor(_ subject: String?, _ locale: String?, _ times: [LocalizedTime?], _ file: String) -> DateOrder {
+            let (order, guessed) = resolver.order(subjectID: subject, locale: locale)
+            if guessed, let ambiguous = times.compactMap({ $0 }).first(where: \.isAmbiguous) {
+                anomalies.append(Anomaly(sourceFile: file, severity: .warning, code: "date-order-guessed",
+                                         message: "day and month of \"\(ambiguous.raw)\" cannot be told apart and no recording of the subject decides; read as \(order.rawValue) (use --date-order)",
+                                         raw: ambiguous.raw))
+            }
+            return order
+        }
+
+        // Answers.
+        var answerRows: [[AnswerRow]] = []
+        var answerOrders: [DateOrder?] = []
+        var questionnaireAnomalies: [[Anomaly]] = []
+        for result in questionnaires {
+            let definition = definitions?.definition(scenario: result.scenario, locale: result.locale)
+            let (rows, extra) = result.answerRows(definition: definition)
+            answerRows.append(rows)
+            let before = anomalies.count
+            answerOrders.append(orderFor(result.subjectID, result.locale, [result.sessionStart], result.sourceFile))
+            questionnaireAnomalies.append(result.anomalies + extra + anomalies[before...])
+            anomalies.removeSubrange(before...)
+        }
+        var recordingOrders: [DateOrder] = []
+        var recordingAnomalies: [[Anomaly]] = []
+        for analysis in recordings {
+            let recording = analysis.recording
+            let before = anomalies.count
+            recordingOrders.append(orderFor(recording.subjectID, recording.locale,
+                                            [recording.recordingStart, recording.recordingEnd, recording.sessionStart],
+                                            recording.sourceFile))
+            recordingAnomalies.append(analysis.anomalies + anomalies[before...])
+            anomalies.removeSubrange(before...)
+        }
+        let blocks = RecordingTables.blocks(recordings.map(\.recording))
+        let allAnomalies = questionnaireAnomalies.flatMap { $0 } + recordingAnomalies.flatMap { $0 } + setAside
+        return [
+            AnswerTable.table(questionnaires, rows: answerRows, dateOrders: answerOrders),
+            RecordingTables.recordings(recordings, blocks: blocks, dateOrders: recordingOrders),
+            RecordingTables.events(recordings, blocks: blocks),
+            RecordingTables.epochs(recordings, blocks: blocks),
+            RecordingTables.bandPower(recordings, blocks: blocks),
+            RecordingTables.quality(recordings),
+            RecordingTables.qualitySummary(recordings),
+            Table.anomalies(allAnomalies),
+        ]
+    }
+}

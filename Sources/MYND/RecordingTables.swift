@@ -1,0 +1,210 @@
+import Foundation
+import HDF5
+import Spectral
+import Tables
+
+/// The per-recording tables of spec §8: `recordings`, `events`, `epochs`, `band_power`, `quality`,
+/// `quality_summary`. Every one starts with `source_file, subject_id`.
+public enum RecordingTables {
+    /// The attributes the `recordings` columns cover; the others go to `other_attributes`.
+    static let coveredAttributes: Set<String> = [
+        "/Recording@Session", "/Recording@Run", "/Recording@Version", "/Recording@subjectID", "/Recording@day",
+        "/Recording@sessionID", "/Recording@runID", "/Recording@device", "/Recording@samplingRate",
+        "/Recording@channelCount", "/Recording@channelNames", "/Recording@fittingTime", "/Recording@recordingTime",
+        "/Recording@recordingStartTime", "/Recording@recordingEndTime", "/Recording@sessionStartTime",
+        "/Recording@locale", "/Paradigm@Paradigm", "/Paradigm@BaseTime", "/Paradigm@TrialTime",
+        "/Paradigm@ConditionCount",
+    ]
+
+    /// The block of each recording: its rank by runID among the run's recordings of the same subject and
+    /// session (spec §7.3), 1-based.
+    public static func blocks(_ recordings: [MYNDRecording]) -> [Int] {
+        recordings.map { recording in
+            let peers = recordings.filter { $0.subjectID == recording.subjectID && $0.sessionID == recording.sessionID }
+            return peers.filter { ($0.runID ?? 0) < (recording.runID ?? 0) }.count + 1
+        }
+    }
+
+    static func joined<T>(_ values: [T]) -> String { values.map { "\($0)" }.joined(separator: ";") }
+
+    /// One row per recording file.
+    public static func recordings(_ analyses: [RecordingAnalysis], blocks: [Int], dateOrders: [DateOrder]) -> Table {
+        let r = analyses.map(\.recording)
+        func utc(_ time: KeyPath<MYNDRecording, LocalizedTime?>) -> [Double?] {
+            r.indices.map { r[$0][keyPath: time]?.utcSeconds(resolved: dateOrders[$0]) }
+        }
+        let counts = analyses.map(\.sampleCount)
+        let tsRate: [Double?] = r.indices.map { i in
+            guard let first = r[i].firstTimestampUTC, let last = r[i].lastTimestampUTC, last > first, counts[i] > 1
+            else { return nil }
+            return Double(counts[i] - 1) / (last - first)
+        }
+        let declaredCount: [Int?] = r.map { recording in
+            recording.attributes.first { $0.name == "channelCount" }.flatMap { Int($0.text) }
+        }
+        return Table("recordings", [
+            .string("source_file", r.map(\.sourceFile)),
+            .string("subject_id", r.map(\.subjectID)),
+            .bool("encrypted", r.map { _ in false }, description: "encrypted files are not read (see --check-protocol)"),
+            .string("scenario", r.map(\.scenario), description: "the /Paradigm attribute Paradigm, else the name's"),
+            .int32("day", r.map(\.day)),
+            .int32("session_id", r.map(\.sessionID), description: "/Recording@Session"),
+            .int32("run_id", r.map(\.runID), description: "/Recording@Run"),
+            .int32("block", blocks, description: "rank by run_id among this run's files of the subject and session"),
+            .int32("version", r.map(\.version), description: "format Version"),
+            .string("device", r.map(\.device), description: "muse, or oscillator (synthetic)"),
+            .bool("synthetic", r.map { $0.device == "oscillator" }, description: "the oscillator test source"),
+            .float("sampling_rate_hz", r.map(\.samplingRate), unit: "Hz"),
+            .int32("channel_count", r.map(\.channelNames.count)),
+            .int32("channel_count_attr", declaredCount, description: "the channelCount attribute"),
+            .string("channel_names", r.map { joined($0.channelNames) }, description: "as stored, ;-joined"),
+            .string("channel_names_1020", r.map { joined($0.channelNames.map { ChannelLabel.tenTwenty($0) ?? "NA" }) },
+                    description: "10-20 names (Muse: TP9;AF7;AF8;TP10), ;-joined"),
+            .int("n_samples", counts, unit: "1", description: "samples after dropping row 0"),
+            .bool("row0_dropped", r.map(\.droppedRowZero), description: "row 0 had TimeStamp 0 (replayed pre-recording sample)"),
+            .float("duration_s", r.indices.map { Double(counts[$0]) / r[$0].samplingRate }, unit: "s",
+                   description: "n_samples / sampling_rate_hz"),
+            .timestamp("ts_first_utc", r.map(\.firstTimestampUTC), description: "first retained TimeStamp"),
+            .timestamp("ts_last_utc", r.map(\.lastTimestampUTC), description: "last TimeStamp"),
+            .float("ts_rate_hz", tsRate, unit: "Hz", description: "(n_samples - 1) / TimeStamp span"),
+            .string("recording_start_raw", r.map(\.recordingStart?.raw), description: "recordingStartTime as stored"),
+            .timestamp("recording_start_utc", utc(\.recordingStart)),
+            .timestamp("recording_end_utc", utc(\.recordingEnd)),
+            .timestamp("session_start_utc", utc(\.sessionStart)),
+            .int32("utc_offset_min", r.map { $0.recordingStart?.offsetMinutes }, unit: "min"),
+            .float("recording_time_s", r.map(\.recordingTime), unit: "s", description: "recordingTime attribute"),
+            .float("fitting_time_s", r.map(\.fittingTime), unit: "s", description: "fittingTime attribute"),
+            .string("locale", r.map(\.locale)),
+            .string("paradigm", r.map(\.paradigm.name)),
+            .string("condition_labels", r.map { joined($0.paradigm.conditionLabels) }),
+            .string("condition_markers", r.map { joined($0.paradigm.conditionMarkers) }),
+            .string("base_markers", r.map { joined($0.paradigm.baseMarkers) }),
+            .float("base_time_s", r.map(\.paradigm.baseTime), unit: "s"),
+            .float("trial_time_s", r.map(\.paradigm.trialTime), unit: "s"),
+            .int32("condition_count", r.map(\.paradigm.conditionCount)),
+            .int32("n_markers", analyses.map(\.events.count)),
+            .int32("n_epochs", analyses.map(\.epochs.count)),
+            .bool("ends_with_goodbye", analyses.map { $0.events.last?.marker == 910 }),
+            .string("other_attributes", r.map { recording in
+                let others = recording.attributes.filter { !coveredAttributes.contains("\($0.group)@\($0.name)") }
+                return others.isEmpty ? nil : others.map { "\($0.group)@\($0.name)=\($0.text)" }.joined(separator: ";")
+            }, description: "attributes not in other columns, group@name=value, ;-joined"),
+        ])
+    }
+
+    /// One row per marker.
+    public static func events(_ analyses: [RecordingAnalysis], blocks: [Int]) -> Table {
+        var source: [String?] = [], subject: [String?] = [], session: [Int?] = [], run: [Int?] = [], block: [Int?] = []
+        let e = analyses.indices.flatMap { i in analyses[i].events.map { (i, $0) } }
+        for (i, _) in e {
+            let recording = analyses[i].recording
+            source.append(recording.sourceFile); subject.append(recording.subjectID)
+            session.append(recording.sessionID); run.append(recording.runID); block.append(blocks[i])
+        }
+        return Table("events", [
+            .string("source_file", source), .string("subject_id", subject),
+            .int32("session_id", session), .int32("run_id", run), .int32("block", block),
+            .int32("event_index", e.map(\.1.index), description: "1-based"),
+            .int("sample", e.map(\.1.sample), description: "sample index from the first retained row"),
+            .float("onset_s", e.map(\.1.onset), unit: "s", description: "sample / sampling rate"),
+            .float("duration_s", e.map(\.1.duration), unit: "s", description: "to the next marker or the end of the data"),
+            .string("trial_type", e.map(\.1.trialType), description: "<condition or welcome/goodbye>/<phase>"),
+            .string("phase", e.map(\.1.phase)),
+            .string("condition", e.map(\.1.condition)),
+            .int32("marker", e.map(\.1.marker)),
+            .int32("trial_in_block", e.map(\.1.trialInBlock), description: "1-based, welcome = 1"),
+        ])
+    }
+
+    /// One row per condition epoch.
+    public static func epochs(_ analyses: [RecordingAnalysis], blocks: [Int]) -> Table {
+        let e = analyses.indices.flatMap { i in analyses[i].epochs.map { (i, $0) } }
+        let r = e.map { analyses[$0.0].recording }
+        return Table("epochs", [
+            .string("source_file", r.map(\.sourceFile)), .string("subject_id", r.map(\.subjectID)),
+            .int32("session_id", r.map(\.sessionID)), .int32("run_id", r.map(\.runID)),
+            .int32("block", e.map { blocks[$0.0] }),
+            .int32("epoch_index", e.map(\.1.index), description: "1-based"),
+            .string("condition", e.map(\.1.condition)),
+            .int32("marker", e.map(\.1.marker)),
+            .float("onset_s", e.map(\.1.onset), unit: "s"),
+            .float("duration_s", e.map(\.1.duration), unit: "s", description: "TrialTime"),
+            .float("measured_s", e.map(\.1.measured), unit: "s", description: "time to the next marker"),
+            .int("start_sample", e.map(\.1.startSample)),
+            .int("end_sample", e.map(\.1.endSample), description: "one past the last sample"),
+            .float("baseline_onset_s", e.map(\.1.baselineOnset), unit: "s", description: "onset + BaseTime"),
+            .bool("complete", e.map(\.1.complete), description: "the epoch lies wholly inside the data"),
+        ])
+    }
+
+    /// The shared `band_power` table with MYND's columns added (spec §8).
+    public static func bandPower(_ analyses: [RecordingAnalysis], blocks: [Int]) -> Table {
+        let e = analyses.indices.flatMap { i in analyses[i].bandPower.map { (i, $0) } }
+        let r = e.map { analyses[$0.0].recording }
+        var table = BandPowerTable.table(e.map(\.1.shared), includeSegment: false)
+        table.columns.insert(contentsOf: [
+            .string("subject_id", r.map(\.subjectID)),
+            .string("scenario", r.map(\.scenario)),
+            .int32("day", r.map(\.day)),
+            .int32("session_id", r.map(\.sessionID)),
+            .int32("run_id", r.map(\.runID)),
+            .int32("block", e.map { blocks[$0.0] }),
+        ], at: 1)
+        if let index = table.columnNames.firstIndex(of: "scope_index") {
+            table.columns[index].description = "epoch_index for scope epoch; the condition's 1-based position in ConditionLabels for scope condition"
+            table.columns.insert(.string("condition", e.map(\.1.condition)), at: index + 1)
+        }
+        if let index = table.columnNames.firstIndex(of: "channel") {
+            table.columns.insert(.string("channel_1020", e.map(\.1.channel1020)), at: index + 1)
+        }
+        if let index = table.columnNames.firstIndex(of: "power_uv2") {
+            table.columns.insert(.float("log10_power", e.map { $0.1.shared.power > 0 ? log10($0.1.shared.power) : nil },
+                                        unit: "log10(µV²)"), at: index + 1)
+        }
+        if let index = table.columnNames.firstIndex(of: "n_segments") {
+            table.columns.insert(.float("app_alpha_lnamp", e.map(\.1.appAlpha), unit: "ln(µV)",
+                                        description: "the app's alpha: mean ln amplitude 8-12 Hz over 4-s windows, alpha rows only"),
+                                 at: index)
+        }
+        return table
+    }
+
+    /// One row per 0.5-s window and channel, channel by channel.
+    public static func quality(_ analyses: [RecordingAnalysis]) -> Table {
+        var source: [String?] = [], subject: [String?] = [], channel: [String?] = [], tenTwenty: [String?] = []
+        var windows: [QualityWindow] = []
+        for analysis in analyses {
+            for (c, list) in analysis.quality.enumerated() {
+                let name = analysis.recording.channelNames[c]
+                for window in list {
+                    source.append(analysis.recording.sourceFile); subject.append(analysis.recording.subjectID)
+                    channel.append(name); tenTwenty.append(ChannelLabel.tenTwenty(name))
+                    windows.append(window)
+                }
+            }
+        }
+        return Table("quality", [
+            .string("source_file", source), .string("subject_id", subject),
+            .string("channel", channel), .string("channel_1020", tenTwenty),
+            .int32("window", windows.map(\.window), description: "0-based 0.5-s window"),
+            .float("t_s", windows.map(\.start), unit: "s", description: "window start"),
+            .float("variance_uv2", windows.map(\.variance), unit: "µV²", description: "variance of the smoothed signal (v)"),
+            .float("quality", windows.map(\.quality), unit: "1", description: "0, 110 (v < 150 µV²) or 150/v·100"),
+            .float("quality_avg", windows.map(\.average), unit: "1", description: "running average A of 5"),
+            .float("raw_variance_uv2", windows.map(\.rawVariance), unit: "µV²", description: "variance of the raw samples"),
+        ])
+    }
+
+    /// One row per channel.
+    public static func qualitySummary(_ analyses: [RecordingAnalysis]) -> Table {
+        let s = analyses.flatMap { analysis in analysis.qualitySummary.map { (analysis.recording, $0) } }
+        return Table("quality_summary", [
+            .string("source_file", s.map(\.0.sourceFile)), .string("subject_id", s.map(\.0.subjectID)),
+            .string("channel", s.map(\.1.channel)), .string("channel_1020", s.map { ChannelLabel.tenTwenty($0.1.channel) }),
+            .int32("n_windows", s.map(\.1.windows)),
+            .float("var_median_uv2", s.map(\.1.varianceMedian), unit: "µV²", description: "median raw window variance"),
+            .float("q_median", s.map(\.1.qualityMedian), unit: "1"),
+            .float("share_a_ge_100", s.map(\.1.shareAbove100), unit: "1", description: "share of windows with quality_avg ≥ 100"),
+        ])
+    }
+}
