@@ -35,6 +35,28 @@ public struct AnalysisOptions: Sendable, Codable, Equatable {
         self.welch = welch
     }
 
+    /// Encodes every option, a disabled baseline as `null`.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(baselineStart, forKey: .baselineStart)
+        try container.encode(baselineDelay, forKey: .baselineDelay)
+        try container.encode(indicatorRules, forKey: .indicatorRules)
+        try container.encode(bands, forKey: .bands)
+        try container.encode(windowSeconds, forKey: .windowSeconds)
+        try container.encode(welch, forKey: .welch)
+    }
+
+    /// S from the text of `--baseline-start-s`: `none` (disabled, `nil`) or seconds; `nil` result for `none`,
+    /// throws for anything else that is not a finite number ≥ 0.
+    public static func baselineStart(parsingSeconds text: String) throws(AnalysisOptionsError) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.lowercased() == "none" { return nil }
+        guard let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 else {
+            throw .baselineStartText(text)
+        }
+        return baselineStart(seconds: seconds)
+    }
+
     /// S from `--baseline-start-s`: `ceil(seconds·250)`, rounded up to an even number.
     public static func baselineStart(seconds: Double) -> Int {
         baselineStart(sample: Int((seconds * Brainiac.samplingRate).rounded(.up)))
@@ -64,6 +86,7 @@ public struct AnalysisOptions: Sendable, Codable, Equatable {
 /// Analysis options that cannot work (usage errors).
 public enum AnalysisOptionsError: Error, Equatable, CustomStringConvertible {
     case baselineTooEarly(Int)
+    case baselineStartText(String)
     case negativeDelay(Int)
     case window(Double)
     case noBands
@@ -73,6 +96,8 @@ public enum AnalysisOptionsError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .baselineTooEarly(let s):
             "--baseline-start: expected at least 2750 samples (11 s), the earliest the SDK accepts, found \(s)"
+        case .baselineStartText(let text):
+            "--baseline-start-s: expected a number of seconds or none, found \"\(text)\""
         case .negativeDelay(let d): "--baseline-delay: expected a number of samples ≥ 0, found \(d)"
         case .window(let w): "--window-s: expected a positive number of seconds, found \(w)"
         case .noBands: "--bands: expected at least one band"

@@ -48,23 +48,24 @@ public final class FrameEngine {
     private func channel(_ c: Int) -> FFTFrame.Channel {
         window.withUnsafeBufferPointer { all in
             let block = UnsafeBufferPointer(rebasing: all[(c * FrameEngine.windowLength)..<((c + 1) * FrameEngine.windowLength)])
-            magnitudes.withUnsafeMutableBufferPointer { spectrum.magnitudes(of: block, into: $0) }
+            return magnitudes.withUnsafeMutableBufferPointer { mag in
+                spectrum.magnitudes(of: block, into: mag)
+                // vDSP's packed real FFT is twice the DFT (spec §3); mag[0] (DC/Nyquist packed) is never used.
+                for k in mag.indices { mag[k] *= 2 }
+                return FrameEngine.channel(fromSDKMagnitudes: UnsafeBufferPointer(mag))
+            }
         }
-        return FrameEngine.channel(fromDFTMagnitudes: magnitudes)
     }
 
-    /// The band values and quality rule of one channel from `|X_k|` (k = 0…128) of its zero-padded window.
-    public static func channel(fromDFTMagnitudes dft: [Double]) -> FFTFrame.Channel {
-        // vDSP's packed real FFT is twice the DFT (spec §3); mag[0] (DC/Nyquist packed) is never used.
-        let mag = dft.map { 2 * $0 }
-        let bands = mag.withUnsafeBufferPointer { m in
-            SDKBand.allCases.map { band -> FFTFrame.Band in
-                let peak = SpectralPeak.find(in: m, bins: band.bins, binWidth: binWidth)
-                var sum = 0.0
-                for k in band.bins { sum += m[k] }
-                return FFTFrame.Band(dominantBin: peak.bin, peakHz: peak.interpolatedFrequency,
-                                     mean: sum / Double(band.bins.count))
-            }
+    /// The band values and quality rule of one channel from the SDK's magnitudes `mag[k] = 2·|X_k|`
+    /// (k = 0…128) of its zero-padded window.
+    public static func channel(fromSDKMagnitudes mag: UnsafeBufferPointer<Double>) -> FFTFrame.Channel {
+        let bands = SDKBand.allCases.map { band -> FFTFrame.Band in
+            let peak = SpectralPeak.find(in: mag, bins: band.bins, binWidth: binWidth)
+            var sum = 0.0
+            for k in band.bins { sum += mag[k] }
+            return FFTFrame.Band(dominantBin: peak.bin, peakHz: peak.interpolatedFrequency,
+                                 mean: sum / Double(band.bins.count))
         }
         let rule = QualityRule.isClear(theta: bands[0].mean, alpha: bands[1].mean, beta: bands[2].mean)
         return FFTFrame.Channel(bands: bands, clearRule: rule, clear: rule)

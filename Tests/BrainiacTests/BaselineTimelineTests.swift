@@ -115,7 +115,7 @@ struct BaselineTimelineTests {
     }
 
     @Test("Baseline start S rounded up to even; too early refused; a segment ending before E: not_started")
-    func timing() {
+    func timing() throws {
         #expect(AnalysisOptions.baselineStart(seconds: 11) == 2750)
         #expect(AnalysisOptions.baselineStart(seconds: 11.001) == 2752)
         #expect(AnalysisOptions.baselineStart(sample: 2751) == 2752)
@@ -123,6 +123,13 @@ struct BaselineTimelineTests {
             try AnalysisOptions(baselineStart: 2748).validate()
         }
         #expect(throws: Never.self) { try AnalysisOptions().validate() }
+        #expect(try AnalysisOptions.baselineStart(parsingSeconds: "none") == nil)
+        #expect(try AnalysisOptions.baselineStart(parsingSeconds: "12.5") == 3126)
+        #expect(throws: AnalysisOptionsError.baselineStartText("soon")) {
+            try AnalysisOptions.baselineStart(parsingSeconds: "soon")
+        }
+        let json = String(decoding: try! JSONEncoder().encode(AnalysisOptions(baselineStart: nil)), as: UTF8.self)
+        #expect(json.contains("\"baseline_start_sample\":null") && json.contains("\"nperseg\":256"), "\(json)")
         let tables = FrameTestSamples.analyse(FrameTestSamples.samples(count: 4_000, FrameTestSamples.v2Timeline()))
         #expect(tables["baseline"]!.strings("status") == ["not_started"])
         #expect(tables["baseline"]!.doubles("t_s")[0].isNaN)
