@@ -1,0 +1,103 @@
+import Foundation
+import InteractLog
+import Testing
+import TestSupport
+
+/// `ilog-parse` end to end: exit codes and messages for bad input, --skip-bad-lines, --keep-going, companion
+/// inputs, and --java-companions.
+@Suite struct CommandLineTests {
+    let exe = TestSupport.executable("ilog-parse")
+    let folder = TestSupport.temporaryFolder()
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    func write(_ name: String, _ text: String) -> String {
+        let file = path(name)
+        try? FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent,
+                                                 withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+        return file
+    }
+
+    static let good = MalformedInputTests.java(["1;1000000000;0;0;DrawingEnabled", "2;2000000000;10;10;ButtonDown",
+                                                "3;2500000000;20;10;ButtonReleased"])
+    static let badFields = MalformedInputTests.java(["1;1000000000;0;0;DrawingEnabled", "13;24912044833416;373;ButtonDown"])
+
+    @Test func badLineFailsWithFileLineAndCode() throws {
+        let bad = write("in/P01 (Trial 1) 2023-07-04 - 10-15-02.txt", Self.badFields)
+        let result = try TestSupport.run(exe, [bad, "-o", path("out.h5")])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("\(bad):15: E_FIELDS expected 5 ';'-separated fields, found 4"))
+        #expect(!FileManager.default.fileExists(atPath: path("out.h5")))
+    }
+
+    @Test func skipBadLinesRecordsTheErrorAndSucceeds() throws {
+        let bad = write("in/P01 (Trial 1) 2023-07-04 - 10-15-02.txt", Self.badFields)
+        let result = try TestSupport.run(exe, [bad, "-o", path("out"), "--skip-bad-lines"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let csv = try String(contentsOfFile: path("out/anomalies.csv"), encoding: .utf8)
+        #expect(csv.contains(",15,NA,error,E_FIELDS,\"expected 5 ';'-separated fields, found 4\",13;24912044833416;373;ButtonDown"))
+        #expect(result.stderr.contains("1 E_FIELDS"))
+    }
+
+    @Test func fileLevelFailuresAndExitCodes() throws {
+        let empty = write("empty.txt", "  \n")
+        var result = try TestSupport.run(exe, [empty, "-o", path("out.h5")])
+        #expect(result.status == 65 && result.stderr.contains("\(empty): E_EMPTY"))
+        let binary = write("binary.txt", "Name:x\n\u{0}\n")
+        result = try TestSupport.run(exe, [binary, "-o", path("out.h5"), "--skip-bad-lines"])
+        #expect(result.status == 65 && result.stderr.contains("\(binary):2: E_BINARY"))
+        let foreign = write("foreign.txt", "id,value\n1,2\n")
+        result = try TestSupport.run(exe, [foreign, "-o", path("out.h5")])
+        #expect(result.status == 65 && result.stderr.contains("\(foreign):1: E_NOT_INTERACTLOG"))
+        result = try TestSupport.run(exe, [path("missing.txt"), "-o", path("out.h5")])
+        #expect(result.status == 66)
+        result = try TestSupport.run(exe, [empty, "-o", path("out.csv")])
+        #expect(result.status == 64)
+    }
+
+    @Test func keepGoingWritesWhatSucceeded() throws {
+        let good = write("P01 (Trial 1) 2023-07-04 - 10-15-02.txt", Self.good)
+        let empty = write("empty.txt", "")
+        let companion = write("P01 (Trial 1) 2023-07-04 - 10-15-02_strokes.txt", "Name:P01\n\n1;1;2;3;4;5;6\n")
+        let result = try TestSupport.run(exe, [good, empty, companion, "-o", path("out"), "--keep-going"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("failed inputs:") && result.stderr.contains("E_EMPTY"))
+        let trials = try String(contentsOfFile: path("out/trials.csv"), encoding: .utf8)
+        #expect(trials.split(separator: "\n").count == 2)
+        let anomalies = try String(contentsOfFile: path("out/anomalies.csv"), encoding: .utf8)
+        #expect(anomalies.contains("I_COMPANION"))
+    }
+
+    @Test func javaCompanionsAreWrittenInThe23Layout() throws {
+        guard let samples = SampleLogs.folder else { return }
+        let log = samples.appendingPathComponent(SampleLogs.java22Trial1).path
+        let ipad = samples.appendingPathComponent(SampleLogs.ipad11).path
+        let out = path("companions")
+        var result = try TestSupport.run(exe, [log, ipad, "-o", path("out.h5"), "--java-companions", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let stem = "P01 (Trial 1) 2023-07-04 - 10-15-02"
+        let strokes = try String(contentsOfFile: out + "/\(stem)_strokes.txt", encoding: .utf8)
+        let keys = try String(contentsOfFile: out + "/\(stem)_keys.txt", encoding: .utf8)
+        let lines = strokes.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0] == "Name                 :P01" && lines[11] == "Trial End            :04/07/2023 - 10:16:58")
+        #expect(lines[12] == "" && lines[13] == "1;58239644405506;58241052606016;480;170;760;168")
+        #expect(lines.count == 13 + 18 + 1)
+        let keyLines = keys.split(separator: "\n")
+        #expect(keyLines[12] == "2;38;1;UP;Up;58248816605955;58255324905479;6508299524")
+        #expect(keyLines.count == 12 + 5)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).count == 2)  // the iPad log gets none
+        // An existing file is not overwritten without --force (73); with it, it is.
+        result = try TestSupport.run(exe, [log, "-o", path("out2.h5"), "--java-companions", out])
+        #expect(result.status == 73 && result.stderr.contains("--force"))
+        result = try TestSupport.run(exe, [log, "-o", path("out2.h5"), "--java-companions", out, "--force"])
+        #expect(result.status == 0)
+        // Never beside the inputs (64); two inputs with one stem (73) even with --force.
+        let inputFolder = (log as NSString).deletingLastPathComponent
+        result = try TestSupport.run(exe, [log, "-o", path("out3.h5"), "--java-companions", inputFolder])
+        #expect(result.status == 64)
+        let copy = write("other/\(stem).txt", try String(contentsOfFile: log, encoding: .utf8))
+        result = try TestSupport.run(exe, [log, copy, "-o", path("out4.h5"), "--java-companions", out, "--force"])
+        #expect(result.status == 73 && result.stderr.contains("same name"))
+    }
+}
