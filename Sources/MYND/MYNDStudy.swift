@@ -54,15 +54,17 @@ public struct MYNDStudy: Sendable {
         }
     }
 
-    private mutating func setAside(_ path: String, _ message: String) -> [Anomaly] {
+    /// Sets a file aside with an `ignored` row (info) saying why.
+    @discardableResult
+    public mutating func setAside(_ path: String, _ message: String) -> [Anomaly] {
         let anomaly = Anomaly(sourceFile: path, severity: .info, code: "ignored", message: message)
         setAside.append(anomaly)
         return [anomaly]
     }
 
     /// The tables of spec §8 (answers, recordings, events, epochs, band_power, quality, quality_summary,
-    /// anomalies), every one present even when empty.
-    public func tables(definitions: DefinitionSet?, dateOrder: DateOrder?) -> [Table] {
+    /// anomalies), every one present even when empty, and the anomalies of the last table as values.
+    public func tables(definitions: DefinitionSet?, dateOrder: DateOrder?) -> (tables: [Table], anomalies: [Anomaly]) {
         var resolver = DateOrderResolver(given: dateOrder)
         for analysis in recordings {
             let recording = analysis.recording
@@ -116,7 +118,7 @@ public struct MYNDStudy: Sendable {
         }
         let blocks = RecordingTables.blocks(recordings.map(\.recording))
         let allAnomalies = questionnaireAnomalies.flatMap { $0 } + recordingAnomalies.flatMap { $0 } + setAside
-        return [
+        return ([
             AnswerTable.table(questionnaires, rows: answerRows, dateOrders: answerOrders),
             RecordingTables.recordings(recordings, blocks: blocks, dateOrders: recordingOrders),
             RecordingTables.events(recordings, blocks: blocks),
@@ -125,6 +127,17 @@ public struct MYNDStudy: Sendable {
             RecordingTables.quality(recordings),
             RecordingTables.qualitySummary(recordings),
             Table.anomalies(allAnomalies),
-        ]
+        ], allAnomalies)
+    }
+
+    /// Anomalies grouped by source file, files in first-seen order (for one stderr line each).
+    public static func bySource(_ anomalies: [Anomaly]) -> [(source: String, anomalies: [Anomaly])] {
+        var order: [String] = []
+        var groups: [String: [Anomaly]] = [:]
+        for anomaly in anomalies {
+            if groups[anomaly.sourceFile] == nil { order.append(anomaly.sourceFile) }
+            groups[anomaly.sourceFile, default: []].append(anomaly)
+        }
+        return order.map { ($0, groups[$0]!) }
     }
 }
