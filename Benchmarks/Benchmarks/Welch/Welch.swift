@@ -1,14 +1,19 @@
 import Benchmark
+import Foundation
 import Spectral
 
 /// Four channels of one hour at 250 Hz (900,000 samples each): noise plus a 10-Hz line, made once.
 private let oneHour: [[Double]] = (0..<4).map { c in
     var state = UInt64(c + 1)
-    return (0..<900_000).map { n in
+    var values: [Double] = []
+    values.reserveCapacity(900_000)
+    for n in 0..<900_000 {
         state = state &* 6364136223846793005 &+ 1442695040888963407
-        let noise = Double(Int64(bitPattern: state) >> 11) / Double(1 << 52)
-        return 10 * noise + 20 * sin(2 * Double.pi * 10 * Double(n) / 250)
+        let noise: Double = Double(Int64(bitPattern: state) >> 11) / 4_503_599_627_370_496.0
+        let phase: Double = 2 * Double.pi * 10 * Double(n) / 250
+        values.append(10 * noise + 20 * sin(phase))
     }
+    return values
 }
 
 let benchmarks: @Sendable () -> Void = {
