@@ -157,7 +157,11 @@ struct MyndParse: ParsableCommand {
             records.append(record)
         }
         let (tables, anomalies) = study.tables(definitions: definitionSet, dateOrder: dateOrder.order)
-        for (source, list) in MYNDStudy.bySource(anomalies) { runner.diagnostics.summarize(list, for: source) }
+        for (source, list) in MYNDStudy.bySource(anomalies.filter { $0.severity != .info }) {
+            runner.diagnostics.summarize(list, for: source)
+        }
+        let setAside = anomalies.filter { $0.code == "ignored" }.count
+        if setAside > 0 { runner.diagnostics.note("\(setAside) file\(setAside == 1 ? "" : "s") set aside (ignored rows of the anomalies table)") }
         if study.questionnaires.isEmpty && study.recordings.isEmpty && failures.isEmpty {
             throw ToolError.badInput("nothing to read: every input was set aside (see the anomalies table)")
         }
@@ -187,7 +191,7 @@ struct MyndParse: ParsableCommand {
             guard let name = MYNDFileName(path: path) else { folderFiles.append(FolderFile(path: path)); return }
             let (data, record) = try InputFile.read(path)
             records.append(record)
-            if name.encrypted || data.isEmpty {
+            if name.encrypted {
                 var key: String?
                 if case .encrypted(_, let keyID) = MYNDContentKind.detect(data) { key = keyID }
                 folderFiles.append(FolderFile(path: path, keyID: key))

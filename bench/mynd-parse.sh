@@ -1,0 +1,30 @@
+#!/bin/sh
+# Benchmark: mynd-parse (release build) against the straightforward Python reference, on a generated subject
+# folder of real-length rest blocks (HDF5, 140 s at 256 Hz each, about 1.15 MB per file).
+# Usage: bench/mynd-parse.sh [files]   (default 20)
+set -eu
+cd "$(dirname "$0")/.."
+COUNT=${1:-20}
+SCRATCH=${SCRATCH:-.build-mynd}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+python3 bench/mynd-parse_generate.py "$WORK/subject" "$COUNT"
+SIZE=$(cat "$WORK"/subject/*.hdf | wc -c)
+swift build -c release --scratch-path "$SCRATCH" --product mynd-parse > /dev/null
+TOOL="$SCRATCH/release/mynd-parse"
+
+seconds() { python3 -c 'import sys,time,subprocess; t=time.perf_counter(); subprocess.run(sys.argv[1:], check=True); print(f"{time.perf_counter()-t:.3f}")' "$@"; }
+best() { b=""; for _ in 1 2 3; do s=$(seconds "$@"); if [ -z "$b" ] || python3 -c "import sys; sys.exit(0 if $s < $b else 1)"; then b=$s; fi; done; echo "$b"; }
+
+SWIFT_H5=$(best "$TOOL" "$WORK/subject" -o "$WORK/swift.h5" -q)
+SWIFT_CSV=$(best "$TOOL" "$WORK/subject" -o "$WORK/swift_csv" -q)
+PYTHON=$(best python3 bench/mynd-parse_reference.py "$WORK/subject" "$WORK/python.h5")
+python3 - "$SIZE" "$COUNT" "$SWIFT_H5" "$SWIFT_CSV" "$PYTHON" <<'PY'
+import sys
+size, count, h5, csv, py = int(sys.argv[1]), int(sys.argv[2]), *map(float, sys.argv[3:])
+print(f"input: {count} recordings, {size/1e6:.1f} MB of HDF5")
+print(f"mynd-parse -> .h5  : {h5:7.3f} s  ({size/1e6/h5:6.1f} MB/s)")
+print(f"mynd-parse -> csv/ : {csv:7.3f} s  ({size/1e6/csv:6.1f} MB/s)")
+print(f"python reference   : {py:7.3f} s  ({size/1e6/py:6.1f} MB/s)")
+print(f"ratio python / mynd-parse (.h5): {py/h5:.1f}x")
+PY
