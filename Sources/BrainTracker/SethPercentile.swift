@@ -1,0 +1,96 @@
+/// Seth Roberts' mid-rank percentile (spec §8, `newmath.ptile`): each trial scored against the last n valid
+/// latencies at its label, n = min(window, smallest per-label count).
+public struct SethComparisonSet: Sendable {
+    /// The common per-label comparison size n (0 when the history is empty).
+    public let n: Int
+    private let sortedByLabel: [String: [Double]]
+
+    /// Builds the set from per-label histories of valid latencies in time order.
+    public init(histories: [String: [Double]], window: Int) {
+        let smallest = histories.values.map(\.count).min() ?? 0
+        let n = min(window, smallest)
+        self.n = n
+        sortedByLabel = n == 0 ? [:] : histories.mapValues { Array($0.suffix(n)).sorted() }
+    }
+
+    /// ptile = 100·[1/(2n) + a·(1 − 1/n)/n], a = #(values > v) + ½·#(values = v); `nil` when the label has no
+    /// history or n < `minimumN`. Higher = faster.
+    public func percentile(label: String, latency v: Double, minimumN: Int) -> Double? {
+        guard n >= max(minimumN, 1), let values = sortedByLabel[label] else { return nil }
+        let lowerEqual = Self.firstIndex(in: values) { $0 >= v }
+        let above = Self.firstIndex(in: values) { $0 > v }
+        let a = Double(values.count - above) + 0.5 * Double(above - lowerEqual)
+        let size = Double(n)
+        return 100 * (1 / (2 * size) + a * (1 - 1 / size) / size)
+    }
+
+    /// The first index whose value satisfies a predicate that is false then true along the sorted array.
+    static func firstIndex(in values: [Double], where predicate: (Double) -> Bool) -> Int {
+        var low = 0, high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if predicate(values[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
+
+/// When Seth's comparison set is built (spec §8 `--seth-mode`).
+public enum SethMode: String, Sendable, CaseIterable {
+    /// From valid trials of earlier sessions, as his live feedback (default for BrainTracker input).
+    case prospective
+    /// One set from the whole input, as his stored `latency.ptile` (default for R input).
+    case final
+}
+
+/// Scores every valid trial with Seth's percentile.
+public enum SethScoring {
+    /// One trial as the scoring sees it.
+    public struct Input: Sendable {
+        public var session: Int
+        public var label: String
+        public var latency: Double
+        public var valid: Bool
+        /// Warm-up sessions are left out of the histories.
+        public var warmup: Bool
+        public init(session: Int, label: String, latency: Double, valid: Bool, warmup: Bool) {
+            self.session = session
+            self.label = label
+            self.latency = latency
+            self.valid = valid
+            self.warmup = warmup
+        }
+    }
+
+    /// The percentile of each trial (`nil` when not valid or n < `minimumN`). Trials must come grouped and ordered
+    /// by session for the prospective mode.
+    public static func score(_ trials: [Input], mode: SethMode, window: Int, minimumN: Int) -> [Double?] {
+        var result = [Double?](repeating: nil, count: trials.count)
+        switch mode {
+        case .final:
+            var histories: [String: [Double]] = [:]
+            for trial in trials where trial.valid && !trial.warmup { histories[trial.label, default: []].append(trial.latency) }
+            let set = SethComparisonSet(histories: histories, window: window)
+            for (index, trial) in trials.enumerated() where trial.valid {
+                result[index] = set.percentile(label: trial.label, latency: trial.latency, minimumN: minimumN)
+            }
+        case .prospective:
+            var histories: [String: [Double]] = [:]
+            var start = 0
+            while start < trials.count {
+                var end = start
+                while end < trials.count, trials[end].session == trials[start].session { end += 1 }
+                let set = SethComparisonSet(histories: histories, window: window)
+                for index in start..<end where trials[index].valid {
+                    result[index] = set.percentile(label: trials[index].label, latency: trials[index].latency,
+                                                   minimumN: minimumN)
+                }
+                for index in start..<end where trials[index].valid && !trials[index].warmup {
+                    histories[trials[index].label, default: []].append(trials[index].latency)
+                }
+                start = end
+            }
+        }
+        return result
+    }
+}
