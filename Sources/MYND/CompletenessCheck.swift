@@ -131,7 +131,7 @@ public enum CompletenessCheck {
             .int32("expected", rows.map(\.expected), unit: "1", description: "files the protocol expects"),
             .int32("found", rows.map(\.found), unit: "1", description: "files present, encrypted ones included"),
             .int32("found_encrypted", rows.map(\.foundEncrypted), unit: "1", description: "of which .asc"),
-            .string("run_ids", rows.map { $0.runIDs.map(String.init).joined(separator: ";") }, description: "ascending; block = position"),
+            .string("run_ids", rows.map { $0.runIDs.isEmpty ? nil : $0.runIDs.map(String.init).joined(separator: ";") }, description: "ascending; block = position"),
             .string("status", rows.map(\.status), description: "complete, partial, missing or extra"),
         ])
     }
