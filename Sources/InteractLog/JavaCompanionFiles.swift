@@ -1,3 +1,5 @@
+import Foundation
+
 /// The Java program's own `_strokes.txt` and `_keys.txt` (2.3 layout, spec §4.2), rebuilt from a log so that
 /// existing lab scripts keep working: the header lines, an empty line, then one row per paired stroke or key.
 public enum JavaCompanionFiles {
@@ -80,6 +82,24 @@ public enum JavaCompanionFiles {
         case 192: "Back Quote"
         case 222: "Quote"
         default: "Unknown keyCode: 0x" + String(code, radix: 16)
+        }
+    }
+}
+
+extension JavaCompanionFiles {
+    /// Whether a file's first row after the header is a companion row (spec §4.2): 7 integer fields
+    /// (`_strokes.txt`) or 8 fields with integers but for the descriptor and key text (`_keys.txt`).
+    public static func looksLikeCompanion(_ data: Data) -> Bool {
+        let text = String(decoding: data.prefix(8192), as: UTF8.self)
+        guard let row = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first(where: ParsedLog.startsLikeEvent) else {
+            return false
+        }
+        let fields = row.split(separator: ";", omittingEmptySubsequences: false)
+        func integers(_ indices: [Int]) -> Bool { indices.allSatisfy { Int64(fields[$0]) != nil } }
+        switch fields.count {
+        case 7: return integers(Array(0..<7))
+        case 8: return integers([0, 1, 2, 5, 6, 7])
+        default: return false
         }
     }
 }

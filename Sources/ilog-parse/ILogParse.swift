@@ -75,6 +75,11 @@ struct ILogParse: ParsableCommand {
                     return
                 }
                 let (data, record) = try InputFile.read(path)
+                if JavaCompanionFiles.looksLikeCompanion(data) {
+                    skipped.append(Anomaly(sourceFile: path, severity: .info, code: "I_COMPANION",
+                                           message: "rows of a Java _strokes.txt/_keys.txt companion file, not a log: skipped"))
+                    return
+                }
                 let log = try ParsedLog.parse(data, sourceFile: path, skipBadLines: skipBadLines)
                 var sidecar: Data?
                 if log.program == .ipad {
@@ -89,18 +94,22 @@ struct ILogParse: ParsableCommand {
                 records.append(record)
             }
             TrialAnalysis.checkDuplicateTrials(&analyses)
-            for analysis in analyses { runner.diagnostics.summarize(analysis.log.anomalies.anomalies, for: analysis.log.sourceFile) }
-            for anomaly in skipped { runner.diagnostics.summarize([anomaly], for: anomaly.sourceFile) }
+            // One stderr line per log with warnings or errors; infos (a normal ESC end, a companion input skipped)
+            // stay in the anomalies table only.
+            for analysis in analyses {
+                let notable = analysis.log.anomalies.anomalies.filter { $0.severity != .info }
+                runner.diagnostics.summarize(notable, for: analysis.log.sourceFile)
+            }
             try companions?.check(analyses)
 
-            var tables = InteractLogTables.emptyTables()
+            var batches = InteractLogTables.emptyTables().map { [$0] }
             for analysis in analyses {
-                for (index, table) in InteractLogTables.tables(analysis).enumerated() { tables[index].append(table) }
+                for (index, table) in InteractLogTables.tables(analysis).enumerated() { batches[index].append(table) }
             }
-            if let anomalies = tables.firstIndex(where: { $0.name == "anomalies" }) {
-                tables[anomalies].append(Table.anomalies(skipped))
+            batches[batches.count - 1].append(Table.anomalies(skipped))
+            for tableBatches in batches {
+                if let table = InteractLogTables.concatenate(tableBatches) { try out.write(table) }
             }
-            for table in tables { try out.write(table) }
             let parameters = Parameters(skip_bad_lines: skipBadLines, java_companions: javaCompanions)
             try out.commit(provenance: runner.provenance(inputs: records,
                                                          parametersJSON: Provenance.encodeParameters(parameters)))

@@ -184,6 +184,9 @@ import Testing
         #expect(FileNameIdentity.isCompanion(path: "d/P01 (Trial 1) 2023-07-04 - 10-15-02_strokes.txt"))
         #expect(FileNameIdentity.isCompanion(path: "P01 (Trial 1) 2023-07-04 - 10-15-02_keys.txt"))
         #expect(!FileNameIdentity.isCompanion(path: "P01 (Trial 1) 2023-07-04 - 10-15-02.txt"))
+        #expect(JavaCompanionFiles.looksLikeCompanion(Data((Self.javaHeader + "1;58239644405506;58241052606016;480;170;760;168\n").utf8)))
+        #expect(JavaCompanionFiles.looksLikeCompanion(Data((Self.javaHeader + "2;38;1;UP;Up;58248816605955;58255324905479;6508299524\n").utf8)))
+        #expect(!JavaCompanionFiles.looksLikeCompanion(Data(Self.java(["1;58239644405506;480;170;ButtonDown"]).utf8)))
         let identity = FileNameIdentity.parse(path: "x/Bob (the) (Trial 12) 2023-07-04 - 10-15-02.txt")
         #expect(identity?.participant == "Bob (the)" && identity?.trial == 12 && identity?.stamp == "2023-07-04 - 10-15-02")
     }
