@@ -26,7 +26,7 @@ public enum JavaCompanionFiles {
                   let pressNs = a.log.events[press].nanoseconds, let releaseNs = a.log.events[release].nanoseconds else { continue }
             n += 1
             let code = key.code ?? 0
-            text += "\(n);\(code);\(key.location ?? 0);\(key.descriptor ?? "");\(keyText(code));\(pressNs);\(releaseNs);\(releaseNs - pressNs)\n"
+            text += "\(n);\(code);\(key.location ?? 0);\(key.descriptor ?? "");\(keyText(code));\(pressNs);\(releaseNs);\(releaseNs &- pressNs)\n"
         }
         return text
     }

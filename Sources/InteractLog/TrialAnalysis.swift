@@ -97,7 +97,7 @@ public struct TrialAnalysis: Sendable {
         guard let utc else { return }
         let difference = local - utc
         let rounded = (difference / 900).rounded() * 900
-        if abs(difference - rounded) > 120 {
+        if !(abs(difference) <= 18 * 3600) || abs(difference - rounded) > 120 {
             log.anomalies.add("W_UTC_OFFSET", "Trial Start minus the first event's UTC is \(difference) s, not a whole quarter hour; utc_offset_min is NA")
         } else {
             utcOffsetMinutes = Int(rounded / 60)
