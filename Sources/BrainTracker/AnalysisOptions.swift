@@ -29,9 +29,15 @@ public struct AnalysisOptions: Sendable, Encodable {
         sethMode ?? (format == .brt ? .prospective : .final)
     }
 
-    /// Seth's validity (spec §8): correct, included, and strictly between the cutoffs.
-    public func isValidSeth(latency: Double, correct: Bool, include: Bool) -> Bool {
-        correct && include && latency > minMs && latency < maxMs
+    /// Why a trial fails Seth's validity (spec §8: correct, included, not a warm-up, strictly between the
+    /// cutoffs), or `nil` when it is valid.
+    public func sethExclusion(latency: Double, correct: Bool, include: Bool, warmup: Bool = false) -> String? {
+        if warmup { return "warmup" }
+        if !include { return "not included" }
+        if !correct { return "not correct" }
+        if latency <= minMs { return "too fast" }
+        if latency >= maxMs { return "too slow" }
+        return nil
     }
 
     enum CodingKeys: String, CodingKey {

@@ -15,6 +15,9 @@ public struct TrialRecord: Sendable, Equatable {
     public var correct: Bool
     public var include: Bool
     public var validSeth: Bool
+    /// Why the trial is not valid for Seth's statistics (`too fast`, `too slow`, `not correct`, `not included`,
+    /// `warmup`); `nil` when valid.
+    public var exclusion: String?
     public var pctApp: Double?
     public var pctRule: ScoreRule?
     public var pctN: Int?

@@ -96,13 +96,13 @@ public enum ResultsFileAnalysis {
                 let trialRow = rows[row]
                 let (p, n) = percentileOfRow[row]?.value(rule) ?? (0, 0)
                 pctSum += p
-                let valid = options.isValidSeth(latency: latency[row], correct: true, include: true)
+                let exclusion = options.sethExclusion(latency: latency[row], correct: true, include: true)
                 trials.append(TrialRecord(
                     line: trialRow.line, rowFormat: trialRow.format, sessionSeq: seq,
                     sessionID: trialRow.id.isEmpty ? nil : trialRow.id, trialIndex: position + 1,
                     timeUTC: trialRow.time,
                     timeLocal: offsetMinutes.map { CivilTime.iso8601(wallSeconds: trialRow.time + Double($0 * 60), offsetMinutes: $0) },
-                    target: trialRow.label, latencyMs: latency[row], correct: true, include: true, validSeth: valid,
+                    target: trialRow.label, latencyMs: latency[row], correct: true, include: true, validSeth: exclusion == nil, exclusion: exclusion,
                     pctApp: p, pctRule: rule, pctN: n, ptileSeth: nil, ptileStored: nil))
             }
             let nTrials = group.trialRows.count

@@ -1,5 +1,152 @@
+import ArgumentParser
+import BrainTracker
 import Foundation
+import Tables
 import ToolSupport
-// rt-stats: being written; see its issue.
-Diagnostics(tool: "rt-stats", quiet: false).error("not implemented yet")
-exit(69)
+
+extension BrainTrackerError: ToolReportable {
+    public var exitCode: SysExit { .dataError }
+}
+
+extension ScoreRuleChoice: ExpressibleByArgument {}
+extension SethMode: ExpressibleByArgument {}
+
+/// `--input-format`.
+enum InputFormatChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, brt
+    case sethR = "seth-r"
+}
+
+/// The parameters recorded in the provenance.
+struct Parameters: Encodable {
+    var input_format: String
+    var analysis: AnalysisOptions
+    var skip_bad_lines: Bool
+}
+
+@main
+struct RTStatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rt-stats",
+        abstract: "BrainTracker reaction-time files: the app's SessionScore recomputed and reaction-time statistics.",
+        discussion: """
+        Reads BrainTrackerResultsFile.csv as the iOS app BrainTracker wrote it (CR, LF or CRLF line ends, stale \
+        headers, commas in comments, the 2014 row formats) or an export of Seth Roberts' R program \
+        (brain_data_raw.csv columns), detected automatically. Writes the tables trials (one row per trial row: \
+        session, time, target, latency, the app's percentile recomputed, Seth Roberts' percentile, exclusion), \
+        sessions (comment, start, UTC offset, trial count, completeness, stored and recomputed score, latency \
+        mean/median/SD/trimmed mean, log-latency mean, Seth percentile mean and SE, difficulty-corrected mean) and \
+        anomalies, as one HDF5 file or a folder of CSV files.
+
+        EXAMPLES:
+          rt-stats BrainTrackerResultsFile.csv -o out.h5
+          rt-stats BrainTrackerResultsFile.csv -o tables/ --trials-per-session auto
+          rt-stats brain_data_raw.csv -o sessions.csv --table sessions --seth-mode prospective
+        """,
+        version: ToolVersion.current)
+
+    @Argument(help: "BrainTrackerResultsFile.csv files or R exports (brain_data_raw.csv).")
+    var inputs: [String]
+
+    @OptionGroup var output: OutputOptions
+
+    @Flag(help: "Turn unreadable lines into anomalies rows (severity error) and go on.")
+    var skipBadLines = false
+
+    @Option(help: "Input format: auto (by the first line), brt or seth-r.")
+    var inputFormat: InputFormatChoice = .auto
+
+    @Option(help: "N, the app's trials per session (SessionScore denominator), or auto (= the session's trial rows).")
+    var trialsPerSession: String = "32"
+
+    @Option(help: "Comparison set of the app's percentile: auto (by session start vs --rule-cutover), window100 or all-history.")
+    var scoreRule: ScoreRuleChoice = .auto
+
+    @Option(help: "Sessions starting before this UTC time use the all-history rule under --score-rule auto.")
+    var ruleCutover: String = "2014-09-18T17:43:33Z"
+
+    @Option(help: "Seth Roberts' comparison window per target (trials).")
+    var sethWindow: Int = 400
+
+    @Option(help: "Seth Roberts' percentile is NA when the comparison size is below this.")
+    var sethMinN: Int = 5
+
+    @Option(help: "Seth's comparison set: prospective (earlier sessions; default for BrainTracker) or final (whole input; default for R exports).")
+    var sethMode: SethMode?
+
+    @Option(help: "Trials at or below this latency (ms) are too fast for Seth's statistics.")
+    var minMs: Double = 150
+
+    @Option(help: "Trials at or above this latency (ms) are too slow for Seth's statistics.")
+    var maxMs: Double = 3000
+
+    @Option(help: "Fraction trimmed from each tail for latency_trimmed_mean_ms.")
+    var trim: Double = 0.1
+
+    @Option(help: "Runs closed by a session row with an empty ID are split where trials are more than this many minutes apart.")
+    var gapMinutes: Double = 10
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("give at least one input file") }
+        guard trialsPerSession == "auto" || (Int(trialsPerSession) ?? 0) > 0 else {
+            throw ValidationError("--trials-per-session must be a positive integer or auto, got \(trialsPerSession)")
+        }
+        guard Self.parseCutover(ruleCutover) != nil else {
+            throw ValidationError("--rule-cutover must be YYYY-MM-DDTHH:MM:SSZ, got \(ruleCutover)")
+        }
+        guard sethWindow > 0 else { throw ValidationError("--seth-window must be positive") }
+        guard sethMinN >= 1 else { throw ValidationError("--seth-min-n must be at least 1") }
+        guard minMs < maxMs else { throw ValidationError("--min-ms must be below --max-ms") }
+        guard (0..<0.5).contains(trim) else { throw ValidationError("--trim must be in [0, 0.5), got \(trim)") }
+        guard gapMinutes > 0 else { throw ValidationError("--gap-minutes must be positive") }
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` to seconds since 1970.
+    static func parseCutover(_ text: String) -> Double? {
+        let parts = text.split(whereSeparator: { "-T:Z".contains($0) }).compactMap { Int($0) }
+        guard text.hasSuffix("Z"), parts.count == 6, (1...12).contains(parts[1]), (1...31).contains(parts[2]),
+              parts[3] < 24, parts[4] < 60, parts[5] <= 60 else { return nil }
+        return CivilTime.seconds(year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4], second: parts[5])
+    }
+
+    func run() throws {
+        let runner = ToolRunner(tool: "rt-stats", quiet: output.quiet, keepGoing: output.keepGoing)
+        try runner.run {
+            var options = AnalysisOptions()
+            options.trialsPerSession = Int(trialsPerSession)
+            options.scoreRule = scoreRule
+            options.ruleCutover = Self.parseCutover(ruleCutover) ?? options.ruleCutover
+            options.sethWindow = sethWindow
+            options.sethMinN = sethMinN
+            options.sethMode = sethMode
+            options.minMs = minMs
+            options.maxMs = maxMs
+            options.trim = trim
+            options.gapMinutes = gapMinutes
+            let format: InputFormat? = switch inputFormat {
+            case .auto: nil
+            case .brt: .brt
+            case .sethR: .sethR
+            }
+            let out = try output.open(tableNames: AnalysisTables.names, inputs: inputs)
+            var records: [InputRecord] = []
+            var analyses: [RTAnalysis] = []
+            let failures = try runner.forEachInput(inputs) { path in
+                let (data, record) = try InputFile.read(path)
+                let analysis = try RTStats.analyze(data, sourceFile: path, format: format, options: options,
+                                                   skipBadLines: skipBadLines)
+                runner.diagnostics.summarize(analysis.anomalies, for: path)
+                analyses.append(analysis)
+                records.append(record)
+            }
+            guard !analyses.isEmpty else { try runner.finish(failures: failures); return }
+            for build in [AnalysisTables.trials, AnalysisTables.sessions, AnalysisTables.anomalies] {
+                for analysis in analyses { try out.write(build(analysis)) }
+            }
+            let parameters = Parameters(input_format: inputFormat.rawValue, analysis: options, skip_bad_lines: skipBadLines)
+            try out.commit(provenance: runner.provenance(inputs: records,
+                                                         parametersJSON: Provenance.encodeParameters(parameters)))
+            try runner.finish(failures: failures)
+        }
+    }
+}

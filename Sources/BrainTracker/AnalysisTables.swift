@@ -1,0 +1,76 @@
+import Tables
+
+/// The output tables of `rt-stats` (spec §10): `trials`, `sessions`, `anomalies`. Column names are stable API.
+public enum AnalysisTables {
+    /// Every table, in output order.
+    public static let names = ["trials", "sessions", "anomalies"]
+
+    /// One row per trial row (§10.1).
+    public static func trials(_ analysis: RTAnalysis) -> Table {
+        let t = analysis.trials
+        return Table("trials", [
+            .string("source_file", t.map { _ in analysis.sourceFile }),
+            .int("line", t.map(\.line), description: "1-based line of the row (CR, LF and CRLF each end a line)"),
+            .string("row_format", t.map(\.rowFormat.rawValue), description: "current, legacy4, legacy-hand-id, timestamp-paren or seth-r"),
+            .int("session_seq", t.map(\.sessionSeq), description: "1-based session number in order of first row: the unique key"),
+            .string("session_id", t.map(\.sessionID), description: "raw session ID (field A; R: condition); not unique"),
+            .int("trial_index", t.map(\.trialIndex), description: "1-based position in the session"),
+            .timestamp("time_utc", t.map(\.timeUTC), description: "field B: when the start button was pressed (4-field rows: the response)"),
+            .string("time_local", t.map(\.timeLocal), unit: "local time",
+                    description: "ISO 8601 local time: with the offset inferred from the session ID, or without one for R input"),
+            .string("target", t.map(\.target), description: "label of the target (opaque string)"),
+            .float("latency_ms", t.map(\.latencyMs), unit: "ms", description: "reaction time after unit repair"),
+            .bool("correct", t.map(\.correct)),
+            .bool("include", t.map(\.include)),
+            .bool("valid_seth", t.map(\.validSeth), description: "correct & include & min_ms < latency < max_ms, not a warm-up"),
+            .string("exclusion", t.map(\.exclusion), description: "why not valid_seth: too fast, too slow, not correct, not included, warmup"),
+            .float("pct_app", t.map(\.pctApp), unit: "1", description: "the app's percentile: share of the comparison trials at this target that were slower"),
+            .string("pct_rule", t.map { $0.pctRule?.rawValue }, description: "window100 or all-history"),
+            .int("pct_n", t.map(\.pctN), description: "size of the app's comparison set, the trial included"),
+            .float("ptile_seth", t.map(\.ptileSeth), unit: "percent", description: "Seth Roberts' mid-rank percentile, higher = faster"),
+            .float("ptile_stored", t.map(\.ptileStored), unit: "percent", description: "latency.ptile of the R export"),
+        ])
+    }
+
+    /// One row per session (§10.2).
+    public static func sessions(_ analysis: RTAnalysis) -> Table {
+        let s = analysis.sessions
+        return Table("sessions", [
+            .string("source_file", s.map { _ in analysis.sourceFile }),
+            .int("session_seq", s.map(\.sessionSeq)),
+            .string("session_id", s.map(\.sessionID)),
+            .string("comment", s.map(\.comment)),
+            .timestamp("start_utc", s.map(\.startUTC), description: "session row time (current format), else first trial"),
+            .timestamp("end_utc", s.map(\.endUTC), description: "last trial time"),
+            .int("utc_offset_min", s.map(\.utcOffsetMin), unit: "min", description: "local − UTC, inferred from the ID stamp"),
+            .string("offset_source", s.map(\.offsetSource), description: "session_row (exact) or first_trial (rounded to 15 min)"),
+            .string("start_local", s.map(\.startLocal), unit: "local time", description: "ISO 8601 local start"),
+            .int("n_trials", s.map(\.nTrials)),
+            .int("n_expected", s.map(\.nExpected), description: "N used for the score"),
+            .bool("complete", s.map(\.complete), description: "has a session row (R: valid trials ≥ N)"),
+            .bool("is_warmup", s.map(\.isWarmup)),
+            .int("session_line", s.map(\.sessionLine), description: "line of the session row"),
+            .float("score_stored", s.map(\.scoreStored), unit: "1", description: "the app's SessionScore (field D)"),
+            .float("score_recomputed", s.map(\.scoreRecomputed), unit: "1", description: "sum of pct_app over the session's rows / N"),
+            .float("score_delta", s.map(\.scoreDelta), unit: "1", description: "score_recomputed − score_stored"),
+            .string("score_match", s.map(\.scoreMatch), description: "exact (≤ 5e-7), close (≤ 0.002) or differs"),
+            .string("score_rule", s.map { $0.scoreRule?.rawValue }),
+            .float("pct_app_mean", s.map(\.pctAppMean), unit: "1"),
+            .float("latency_mean_ms", s.map(\.latencyMeanMs), unit: "ms"),
+            .float("latency_median_ms", s.map(\.latencyMedianMs), unit: "ms"),
+            .float("latency_sd_ms", s.map(\.latencySDMs), unit: "ms", description: "sample SD (n − 1)"),
+            .float("latency_trimmed_mean_ms", s.map(\.latencyTrimmedMeanMs), unit: "ms", description: "mean after dropping floor(trim·n) per tail"),
+            .float("latency_log_mean", s.map(\.latencyLogMean), unit: "ln(ms)", description: "mean of ln(latency) over valid_seth trials"),
+            .float("latency_log_se", s.map(\.latencyLogSE), unit: "ln(ms)"),
+            .int("n_valid_seth", s.map(\.nValidSeth)),
+            .float("seth_ptile_mean", s.map(\.sethPtileMean), unit: "percent"),
+            .float("seth_ptile_se", s.map(\.sethPtileSE), unit: "percent"),
+            .float("latency_corrected_mean_ms", s.map(\.latencyCorrectedMeanMs), unit: "ms", description: "mean latency with the per-target effect removed"),
+            .float("pct_wrong", s.map(\.pctWrong), unit: "percent"),
+            .float("pct_wrong_se", s.map(\.pctWrongSE), unit: "percent"),
+        ])
+    }
+
+    /// The shared anomalies table.
+    public static func anomalies(_ analysis: RTAnalysis) -> Table { .anomalies(analysis.anomalies) }
+}
