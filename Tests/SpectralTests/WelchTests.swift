@@ -104,3 +104,27 @@ struct WelchTests {
         }
     }
 }
+
+@Suite("FFT plans shared across threads")
+struct PlanSharingTests {
+    @Test("Estimators made and run on many threads at once give the serial result exactly")
+    func concurrent() async throws {
+        let signal = SpectralTestSignals.noise(count: 20_000, seed: 9)
+        let serial = try #require(try Welch(WelchParameters(samplingRate: 250)).spectrum(of: signal))
+        let results = try await withThrowingTaskGroup(of: PowerSpectrum?.self) { group in
+            for index in 0..<16 {
+                group.addTask {
+                    // Lengths 256 and others interleaved, so plans are made concurrently too.
+                    let other = try Welch(WelchParameters(samplingRate: 250, segmentLength: 100 + index))
+                    _ = other.spectrum(of: signal)
+                    return try Welch(WelchParameters(samplingRate: 250)).spectrum(of: signal)
+                }
+            }
+            var all: [PowerSpectrum?] = []
+            for try await result in group { all.append(result) }
+            return all
+        }
+        #expect(results.count == 16)
+        #expect(results.allSatisfy { $0 == serial })
+    }
+}
