@@ -14,6 +14,8 @@ public enum BrainTrackerError: Error, Equatable, Sendable {
     case notLogical(file: String, line: Int, column: String, found: String)
     /// An R export cell that is not what its column holds (a number, a date).
     case badValue(file: String, line: Int, column: String, expected: String, found: String)
+    /// An R export record with another number of fields than the header.
+    case fieldCount(file: String, line: Int, expected: Int, found: Int)
     /// The input format was forced to one the file is not in.
     case wrongFormat(file: String, expected: String)
 
@@ -34,6 +36,8 @@ public enum BrainTrackerError: Error, Equatable, Sendable {
             "\(file):\(line): expected TRUE or FALSE in column \"\(column)\", found \"\(Self.shorten(found))\""
         case .badValue(let file, let line, let column, let expected, let found):
             "\(file):\(line): expected \(expected) in column \"\(column)\", found \"\(Self.shorten(found))\""
+        case .fieldCount(let file, let line, let expected, let found):
+            "\(file):\(line): expected \(expected) fields as in the header, found \(found)"
         case .wrongFormat(let file, let expected):
             "\(file):1: expected \(expected)"
         }
@@ -42,7 +46,7 @@ public enum BrainTrackerError: Error, Equatable, Sendable {
     /// Whether `--skip-bad-lines` may turn this error into an anomalies row (causes confined to one line).
     public var isConfinedToOneLine: Bool {
         switch self {
-        case .noAnchor, .dateOutOfRange, .notLogical, .badValue: true
+        case .noAnchor, .dateOutOfRange, .notLogical, .badValue, .fieldCount: true
         default: false
         }
     }
@@ -51,7 +55,8 @@ public enum BrainTrackerError: Error, Equatable, Sendable {
     public var line: Int? {
         switch self {
         case .noAnchor(_, let line, _), .dateOutOfRange(_, let line, _), .unterminatedQuote(_, let line),
-             .notLogical(_, let line, _, _), .badValue(_, let line, _, _, _): line
+             .notLogical(_, let line, _, _), .badValue(_, let line, _, _, _),
+             .fieldCount(_, let line, _, _): line
         case .missingColumn, .wrongFormat: 1
         case .noData: nil
         }

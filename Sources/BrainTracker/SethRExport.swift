@@ -120,8 +120,7 @@ public struct SethRExport: Sendable {
     static func row(_ fields: [Field], line: Int, column: [String: Int], names: [String],
                     sourceFile: String) throws(BrainTrackerError) -> Row {
         guard fields.count == names.count else {
-            throw .badValue(file: sourceFile, line: line, column: "(row)", expected: "\(names.count) fields",
-                            found: "\(fields.count) fields")
+            throw .fieldCount(file: sourceFile, line: line, expected: names.count, found: fields.count)
         }
         func value(_ name: String) -> Field? { column[name].map { fields[$0] } }
         func text(_ name: String) -> String { value(name)?.text ?? "" }
