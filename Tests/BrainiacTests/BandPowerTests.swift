@@ -55,18 +55,18 @@ struct BandPowerTests {
         let reference = try Self.scipyRows(samples)
         #expect(table.rowCount == reference.count)
         #expect(table.rowCount == (1 + 5) * 4 * 5)
-        let power = table.doubles("power_uv2"), rel = table.doubles("rel_power"), n = table.ints("n_segments")
+        let power = table.floatColumn("power_uv2"), rel = table.floatColumn("rel_power"), n = table.intColumn("n_segments")
         for (row, expected) in reference.enumerated() where row < table.rowCount {
-            #expect(relativelyClose(power[row], expected[0], 1e-9), "row \(row): \(power[row]) vs \(expected[0])")
-            #expect(relativelyClose(rel[row], expected[1], 1e-9), "row \(row)")
+            #expect(analysisClose(power[row], expected[0], 1e-9), "row \(row): \(power[row]) vs \(expected[0])")
+            #expect(analysisClose(rel[row], expected[1], 1e-9), "row \(row)")
             #expect(n[row] == Int(expected[2]))
         }
-        #expect(Array(table.strings("scope").suffix(21).prefix(2)) == ["window", "recording"])
-        #expect(Set(table.ints("scope_index")) == Set([0, 1, 2, 3, 4]))
+        #expect(Array(table.stringColumn("scope").suffix(21).prefix(2)) == ["window", "recording"])
+        #expect(Set(table.intColumn("scope_index")) == Set([0, 1, 2, 3, 4]))
         // Windows start at 0, 10, 20, 30, 40 s; the recording at 0.
-        #expect(Set(table.doubles("t_s")) == Set([0.0, 10, 20, 30, 40]))
-        #expect(Array(table.strings("band").prefix(5)) == ["delta", "theta", "alpha", "beta", "gamma"])
-        #expect(Array(table.strings("channel").prefix(6)) == ["T3", "T3", "T3", "T3", "T3", "O1"])
+        #expect(Set(table.floatColumn("t_s")) == Set([0.0, 10, 20, 30, 40]))
+        #expect(Array(table.stringColumn("band").prefix(5)) == ["delta", "theta", "alpha", "beta", "gamma"])
+        #expect(Array(table.stringColumn("channel").prefix(6)) == ["T3", "T3", "T3", "T3", "T3", "O1"])
     }
 
     @Test("A last window of fewer than 256 samples gives no rows; --bands and --window-s are used")
@@ -76,8 +76,8 @@ struct BandPowerTests {
                                              options: AnalysisOptions(bands: bands, windowSeconds: 4))["band_power"]!
         // 5200 samples in windows of 1000: 5 whole windows, the last 200 give none; plus the recording.
         #expect(table.rowCount == (1 + 5) * 4 * 2)
-        #expect(Set(table.strings("band")) == ["slow", "fast"])
-        #expect(Set(table.doubles("fmax_hz")) == [10, 40])
+        #expect(Set(table.stringColumn("band")) == ["slow", "fast"])
+        #expect(Set(table.floatColumn("fmax_hz")) == [10, 40])
     }
 
     @Test("Windows follow received samples; t_s is the device time of a window's first sample")
@@ -85,7 +85,7 @@ struct BandPowerTests {
         var samples = Self.samples(count: 6_000)
         for i in 100..<samples.count { samples[i].sampleIndex += 50 }
         let table = FrameTestSamples.analyse(samples)["band_power"]!
-        let windows = zip(table.strings("scope"), table.doubles("t_s")).filter { $0.0 == "window" }.map(\.1)
+        let windows = zip(table.stringColumn("scope"), table.floatColumn("t_s")).filter { $0.0 == "window" }.map(\.1)
         #expect(Set(windows) == [0, 10.2, 20.2])
     }
 

@@ -67,29 +67,29 @@ enum FrameTestSamples {
 
 extension Table {
     /// A float64 column's values (NaN for missing).
-    func doubles(_ name: String) -> [Double] {
+    func floatColumn(_ name: String) -> [Double] {
         guard case .float64(let values)? = self[column: name]?.values else { return [] }
         return values
     }
 
     /// An int32 column's values (nil for missing).
-    func ints(_ name: String) -> [Int?] {
+    func intColumn(_ name: String) -> [Int?] {
         guard case .int32(let values)? = self[column: name]?.values else { return [] }
         return values.map { $0 == .min ? nil : Int($0) }
     }
 
     /// A bool column's values (nil for missing).
-    func bools(_ name: String) -> [Bool?] {
+    func boolColumn(_ name: String) -> [Bool?] {
         guard case .bool(let values)? = self[column: name]?.values else { return [] }
         return values.map { $0 == -128 ? nil : $0 == 1 }
     }
 
     /// A string column's values.
-    func strings(_ name: String) -> [String?] {
+    func stringColumn(_ name: String) -> [String?] {
         guard case .string(let values)? = self[column: name]?.values else { return [] }
         return values
     }
 }
 
 /// `|a − b| ≤ tolerance·|b|`.
-func relativelyClose(_ a: Double, _ b: Double, _ tolerance: Double) -> Bool { abs(a - b) <= tolerance * abs(b) }
+func analysisClose(_ a: Double, _ b: Double, _ tolerance: Double) -> Bool { abs(a - b) <= tolerance * abs(b) }

@@ -44,13 +44,13 @@ struct FrameTests {
         let frames = FrameTestSamples.analyse(FrameTestSamples.samples(count: 1000, Self.signal(vector.name)),
                                               options: AnalysisOptions(baselineStart: nil))["frames"]!
         #expect(frames.rowCount == 4 * 4 * 3)
-        let bins = frames.ints("dominant_bin"), means = frames.doubles("band_mean_sdk")
-        let clear = frames.bools("clear"), rule = frames.bools("clear_rule")
+        let bins = frames.intColumn("dominant_bin"), means = frames.floatColumn("band_mean_sdk")
+        let clear = frames.boolColumn("clear"), rule = frames.boolColumn("clear_rule")
         for row in 0..<frames.rowCount {
             let band = row % 3
             #expect(bins[row] == vector.bins[band], "row \(row)")
             if vector.means[band] == 0 { #expect(means[row] == 0) }
-            else { #expect(relativelyClose(means[row], vector.means[band], 5.1e-7), "\(means[row]) vs \(vector.means[band])") }
+            else { #expect(analysisClose(means[row], vector.means[band], 5.1e-7), "\(means[row]) vs \(vector.means[band])") }
             #expect(clear[row] == vector.clear && rule[row] == vector.clear)
         }
     }
@@ -64,8 +64,8 @@ struct FrameTests {
         for (name, expected) in cases {
             let frames = FrameTestSamples.analyse(FrameTestSamples.samples(count: 250, inMemory: true, Self.signal(name)),
                                                   options: AnalysisOptions(baselineStart: nil))["frames"]!
-            let means = frames.doubles("band_mean_sdk")
-            for band in 0..<3 { #expect(relativelyClose(means[band], expected[band], 5.1e-7), "\(name) \(band)") }
+            let means = frames.floatColumn("band_mean_sdk")
+            for band in 0..<3 { #expect(analysisClose(means[band], expected[band], 5.1e-7), "\(name) \(band)") }
         }
     }
 
@@ -100,10 +100,10 @@ struct FrameTests {
         let lines = output.split(separator: "\n").map { $0.split(separator: " ") }
         #expect(lines.count == frames.rowCount)
         for (row, fields) in lines.enumerated() {
-            #expect(frames.ints("dominant_bin")[row] == Int(fields[0]))
-            #expect(relativelyClose(frames.doubles("band_mean_sdk")[row], Double(fields[1])!, 1e-9))
-            #expect(relativelyClose(frames.doubles("peak_hz")[row], Double(fields[2])!, 1e-9))
-            #expect(frames.doubles("dominant_hz")[row] == Double(Int(fields[0])!) * 250 / 256)
+            #expect(frames.intColumn("dominant_bin")[row] == Int(fields[0]))
+            #expect(analysisClose(frames.floatColumn("band_mean_sdk")[row], Double(fields[1])!, 1e-9))
+            #expect(analysisClose(frames.floatColumn("peak_hz")[row], Double(fields[2])!, 1e-9))
+            #expect(frames.floatColumn("dominant_hz")[row] == Double(Int(fields[0])!) * 250 / 256)
         }
     }
 
@@ -115,12 +115,12 @@ struct FrameTests {
         #expect(frames.columnNames == ["source_file", "segment", "frame", "counter", "t_s", "spans_gap", "channel",
                                        "band", "dominant_bin", "dominant_hz", "peak_hz", "band_mean_sdk", "clear",
                                        "clear_rule"])
-        #expect(frames.ints("frame") == [Int?](repeating: 0, count: 12) + [Int?](repeating: 1, count: 12))
-        #expect(frames.ints("counter")[12] == 500)
-        #expect(frames.doubles("t_s")[0] == 1.0 && frames.doubles("t_s")[12] == 2.0)
-        #expect(Array(frames.strings("channel").prefix(6)) == ["T3", "T3", "T3", "O1", "O1", "O1"])
-        #expect(Array(frames.strings("band").prefix(3)) == ["theta", "alpha", "beta"])
-        #expect(frames.bools("spans_gap").allSatisfy { $0 == false })
+        #expect(frames.intColumn("frame") == [Int?](repeating: 0, count: 12) + [Int?](repeating: 1, count: 12))
+        #expect(frames.intColumn("counter")[12] == 500)
+        #expect(frames.floatColumn("t_s")[0] == 1.0 && frames.floatColumn("t_s")[12] == 2.0)
+        #expect(Array(frames.stringColumn("channel").prefix(6)) == ["T3", "T3", "T3", "O1", "O1", "O1"])
+        #expect(Array(frames.stringColumn("band").prefix(3)) == ["theta", "alpha", "beta"])
+        #expect(frames.boolColumn("spans_gap").allSatisfy { $0 == false })
         #expect(frames[column: "band_mean_sdk"]?.unit.hasPrefix("SDK magnitude") == true)
     }
 
@@ -129,7 +129,7 @@ struct FrameTests {
         let frames = FrameTestSamples.analyse(FrameTestSamples.samples(count: 250, Self.signal("v1 f=3")),
                                               options: AnalysisOptions(baselineStart: nil))["frames"]!
         // 3 Hz = bin 3.072: the theta peak is bin 3, refined upward, within half a bin of 3 Hz.
-        let peak = frames.doubles("peak_hz")[0]
+        let peak = frames.floatColumn("peak_hz")[0]
         #expect(peak > 3 * 250.0 / 256 && abs(peak - 3) < 0.5 * 250 / 256)
     }
 
@@ -146,11 +146,11 @@ struct FrameTests {
         samples[500].followsGap = true
         let frames = FrameTestSamples.analyse(samples, options: AnalysisOptions(baselineStart: nil))["frames"]!
         #expect(frames.rowCount == 3 * 12)
-        let spans = frames.bools("spans_gap"), t = frames.doubles("t_s")
+        let spans = frames.boolColumn("spans_gap"), t = frames.floatColumn("t_s")
         #expect(spans[0] == false && spans[12] == true && spans[24] == false)
         // Frame 1 ends at received sample 499 = sample_index 509.
         #expect(t[12] == 510.0 / 250)
-        #expect(frames.ints("counter")[12] == 500)
+        #expect(frames.intColumn("counter")[12] == 500)
     }
 }
 
