@@ -21,7 +21,8 @@ enum SessionStatistics {
             sums[trial.target] = (sum + trial.latencyMs, count + 1)
         }
         let labelMeans = sums.mapValues { $0.0 / Double($0.1) }
-        let grandMean = labelMeans.isEmpty ? 0 : labelMeans.values.reduce(0, +) / Double(labelMeans.count)
+        // Summed in label order: dictionary order changes between runs, and outputs must be byte-identical.
+        let grandMean = labelMeans.isEmpty ? 0 : labelMeans.sorted { $0.key < $1.key }.reduce(0) { $0 + $1.value } / Double(labelMeans.count)
         let effect = labelMeans.mapValues { $0 - grandMean }
 
         var bySession = [[Int]](repeating: [], count: sessions.count)
