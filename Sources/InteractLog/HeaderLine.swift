@@ -17,10 +17,5 @@ public struct HeaderLine: Sendable, Equatable {
                           labelWidth: label.count)
     }
 
-    static func trimmed(_ text: Substring) -> String {
-        var slice = text
-        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
-        return String(slice)
-    }
+    static func trimmed(_ text: Substring) -> String { String(text.trimmingSpaces) }
 }

@@ -90,16 +90,25 @@ extension JavaCompanionFiles {
     /// Whether a file's first row after the header is a companion row (spec §4.2): 7 integer fields
     /// (`_strokes.txt`) or 8 fields with integers but for the descriptor and key text (`_keys.txt`).
     public static func looksLikeCompanion(_ data: Data) -> Bool {
-        let text = String(decoding: data.prefix(8192), as: UTF8.self)
-        guard let row = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first(where: ParsedLog.startsLikeEvent) else {
-            return false
+        // The first line that starts like an event, looked for in the first 8 KB.
+        let bytes = data.prefix(8192)
+        var lineStart = bytes.startIndex
+        while lineStart < bytes.endIndex {
+            let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.endIndex
+            var line = bytes[lineStart..<lineEnd]
+            if line.last == 0x0D { line = line.dropLast() }
+            let text = String(decoding: line, as: UTF8.self)
+            if ParsedLog.startsLikeEvent(text) {
+                let fields = text.split(separator: ";", omittingEmptySubsequences: false)
+                func integers(_ indices: [Int]) -> Bool { indices.allSatisfy { Int64(fields[$0]) != nil } }
+                switch fields.count {
+                case 7: return integers(Array(0..<7))
+                case 8: return integers([0, 1, 2, 5, 6, 7])
+                default: return false
+                }
+            }
+            lineStart = lineEnd + 1
         }
-        let fields = row.split(separator: ";", omittingEmptySubsequences: false)
-        func integers(_ indices: [Int]) -> Bool { indices.allSatisfy { Int64(fields[$0]) != nil } }
-        switch fields.count {
-        case 7: return integers(Array(0..<7))
-        case 8: return integers([0, 1, 2, 5, 6, 7])
-        default: return false
-        }
+        return false
     }
 }

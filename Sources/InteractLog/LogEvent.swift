@@ -38,16 +38,18 @@ extension LogEvent {
     /// Parses an event line: at most 5 `;`-separated fields, the fifth taking the rest of the line.
     static func parse(_ text: Substring, line: Int, program: LogProgram,
                       grammar: EventNameGrammar) throws(EventLineError) -> LogEvent {
+        // Split on the UTF-8 view: `;` is ASCII, so byte positions are valid string indices.
         var fields: [Substring] = []
         fields.reserveCapacity(5)
-        var start = text.startIndex
+        let utf8 = text.utf8
+        var start = utf8.startIndex
         var index = start
-        while index != text.endIndex, fields.count < 4 {
-            if text[index] == ";" {
+        while index != utf8.endIndex, fields.count < 4 {
+            if utf8[index] == 0x3B {
                 fields.append(text[start..<index])
-                start = text.index(after: index)
+                start = utf8.index(after: index)
             }
-            index = text.index(after: index)
+            index = utf8.index(after: index)
         }
         fields.append(text[start...])
         guard fields.count == 5 else {

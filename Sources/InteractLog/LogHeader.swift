@@ -154,12 +154,21 @@ public struct LogHeader: Sendable {
     }
 }
 
-extension StringProtocol {
+extension Substring {
     /// The text without leading and trailing spaces and tabs.
     var trimmingSpaces: Substring {
-        var slice = self[...]
-        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
-        return Substring(slice)
+        let whole = self
+        let utf8 = whole.utf8
+        var start = utf8.startIndex, end = utf8.endIndex
+        while start != end, utf8[start] == 0x20 || utf8[start] == 0x09 { start = utf8.index(after: start) }
+        while end != start {
+            let before = utf8.index(before: end)
+            guard utf8[before] == 0x20 || utf8[before] == 0x09 else { break }
+            end = before
+        }
+        return whole[start..<end]
     }
+
+    /// Whether the text holds nothing but spaces and tabs.
+    var isBlank: Bool { utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 } }
 }

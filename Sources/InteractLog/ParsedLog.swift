@@ -37,7 +37,7 @@ public struct ParsedLog: Sendable {
         // Header: up to the first empty line or the first line that starts like an event.
         let lines = text.lines
         var index = 0
-        while index < lines.count, lines[index].trimmingSpaces.isEmpty { index += 1 }
+        while index < lines.count, lines[index].isBlank { index += 1 }
         guard index < lines.count else { throw .empty(file: sourceFile) }
         let firstLabel = HeaderLine.parse(lines[index], line: index + 1)?.label
         guard firstLabel == "Name" || firstLabel == "App Version" else {
@@ -46,7 +46,7 @@ public struct ParsedLog: Sendable {
         var headerLines: [HeaderLine] = []
         while index < lines.count {
             let line = lines[index]
-            if line.trimmingSpaces.isEmpty { index += 1; break }
+            if line.isBlank { index += 1; break }
             if startsLikeEvent(line) { break }
             if let parsed = HeaderLine.parse(line, line: index + 1) {
                 headerLines.append(parsed)
@@ -58,7 +58,7 @@ public struct ParsedLog: Sendable {
         let header = LogHeader.build(headerLines, anomalies: &anomalies)
 
         // Program: iPad if the first id is 0, or it has `App Version` or an iPad `<Phase> Files` label.
-        let firstEventLine = lines[index...].first { !$0.trimmingSpaces.isEmpty }
+        let firstEventLine = lines[index...].first { !$0.isBlank }
         let firstID = firstEventLine.flatMap { line in Int(line.prefix { $0 != ";" }) }
         let program: LogProgram = firstID == 0 || header.appVersion != nil || header.hasOtherPhaseFiles ? .ipad : .java
 
@@ -70,7 +70,7 @@ public struct ParsedLog: Sendable {
             let line = lines[index]
             let number = index + 1
             index += 1
-            if line.trimmingSpaces.isEmpty {
+            if line.isBlank {
                 if index < lines.count || !line.isEmpty {
                     anomalies.add("I_BLANK_LINE", line: number, "empty line among the events (skipped)")
                 }
@@ -95,9 +95,13 @@ public struct ParsedLog: Sendable {
     }
 
     /// Whether a line matches `^[0-9]+;`.
-    static func startsLikeEvent(_ line: Substring) -> Bool {
-        let digits = line.prefix { $0.isASCII && $0.isNumber }
-        return !digits.isEmpty && line.dropFirst(digits.count).first == ";"
+    static func startsLikeEvent<S: StringProtocol>(_ line: S) -> Bool {
+        var digits = 0
+        for byte in line.utf8 {
+            if byte >= 0x30 && byte <= 0x39 { digits += 1; continue }
+            return digits > 0 && byte == 0x3B
+        }
+        return false
     }
 
     /// iPad: seconds of pre-release builds to ms; implausible values (not 2023–2030) leave `t_s` NA. Then `t_s`.
