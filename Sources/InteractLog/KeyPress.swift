@@ -17,8 +17,10 @@ public struct KeyPress: Sendable, Equatable {
     public var endsTrial = false
 
     /// The role of a key (spec §5.7).
+    /// Java 1.0–1.1 descriptors may end in a colon (`Enter:`, `Stimulus key:`); it is ignored here.
     static func role(code: Int?, descriptor: String?, variant: String) -> String {
-        switch descriptor {
+        let name = descriptor.map { $0.count > 1 && $0.hasSuffix(":") ? String($0.dropLast()) : $0 }
+        switch name {
         case "UP", "Repeat Stimulus", "Stimulus key": return "show"
         case "RIGHT", "Next Stimulus": return "next"
         case "LEFT", "Previous Stimulus": return "previous"

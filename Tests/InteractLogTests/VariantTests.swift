@@ -36,6 +36,15 @@ import Testing
         #expect(abs((a.views[0].duration ?? 0) - 1.0001) < 1e-12)
     }
 
+    @Test func java10DescriptorsWithColons() throws {
+        let text = Self.java18(["1;1000;0;0;DrawingEnabled", "2;2000;0;0;KeyPressed_10(Enter::1)",
+                                "3;3000;0;0;KeyPressed_83(Stimulus key::1)"])
+            .replacingOccurrences(of: "Stimulus Files    :S1.png,S2.png", with: "Stimulus File     :S1.png")
+        let a = try SampleLogs.parse(text)
+        #expect(a.log.variant == "java-1.0")
+        #expect(a.keys.map(\.descriptor) == ["Enter:", "Stimulus key:"] && a.keys.map(\.role) == ["return", "show"])
+    }
+
     @Test func java18WithoutStimulusEventsAndUnknownWidths() throws {
         let plain = try SampleLogs.parse(Self.java18(["1;1;0;0;DrawingEnabled"]))
         #expect(plain.log.variant == "java-1.2|2.0")
