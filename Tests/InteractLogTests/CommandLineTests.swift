@@ -69,6 +69,15 @@ import TestSupport
         #expect(anomalies.contains("I_COMPANION") && !result.stderr.contains("I_COMPANION"))
     }
 
+    @Test func sameInputsGiveByteIdenticalOutputs() throws {
+        guard let samples = SampleLogs.folder else { return }
+        let inputs = SampleLogs.all.map { samples.appendingPathComponent($0).path }
+        #expect(try TestSupport.run(exe, inputs + ["-o", path("out.h5"), "-q"]).status == 0)
+        let first = try Data(contentsOf: URL(fileURLWithPath: path("out.h5")))
+        #expect(try TestSupport.run(exe, inputs + ["-o", path("out.h5"), "-q"]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path("out.h5"))) == first)
+    }
+
     @Test func javaCompanionsAreWrittenInThe23Layout() throws {
         guard let samples = SampleLogs.folder else { return }
         let log = samples.appendingPathComponent(SampleLogs.java22Trial1).path
