@@ -1,6 +1,6 @@
 #!/bin/sh
 # Benchmark: mynd-parse (release build) against the straightforward Python reference, on a generated subject
-# folder of real-length rest blocks (HDF5, 140 s at 256 Hz each, about 1.15 MB per file).
+# folder of real-length rest blocks (HDF5, 140 s at 256 Hz each, about 1.7 MB per file).
 # Usage: bench/mynd-parse.sh [files]   (default 20)
 set -eu
 cd "$(dirname "$0")/.."

@@ -97,15 +97,22 @@ public enum JSONDocument {
             return String(format: "byte 0x%02X", byte)
         }
 
+        /// Offsets just after each line feed, for positions in O(log n).
+        lazy var lineStarts: [Int] = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
+
         /// 1-based line and column (in characters) of `offset`.
-        func position(_ offset: Int) -> (Int, Int) {
-            var line = 1, lineStart = 0
-            for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
-            let column = String(decoding: bytes[lineStart..<min(offset, bytes.count)], as: UTF8.self).count + 1
-            return (line, column)
+        mutating func position(_ offset: Int) -> (Int, Int) {
+            let target = min(offset, bytes.count)
+            var low = 0, high = lineStarts.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if lineStarts[middle] <= target { low = middle } else { high = middle - 1 }
+            }
+            let column = String(decoding: bytes[lineStarts[low]..<target], as: UTF8.self).count + 1
+            return (low + 1, column)
         }
 
-        func error(_ message: String) -> SyntaxError {
+        mutating func error(_ message: String) -> SyntaxError {
             let (line, column) = position(index)
             return SyntaxError(line: line, column: column, message: message)
         }

@@ -81,6 +81,12 @@ public struct MYNDRecording: Sendable {
     /// Recoverable oddities.
     public var anomalies: [Anomaly]
 
+    /// The highest sampling rate taken from a file (Hz); above it the attribute is not believed.
+    public static let maximumRate = 100_000.0
+
+    /// The longest `TrialTime` or `|BaseTime|` taken from a file (s); beyond it the attribute is not believed.
+    public static let maximumTrialTime = 1_000_000.0
+
     /// Number of retained samples.
     public var sampleCount: Int { markers.count }
 
@@ -249,7 +255,7 @@ private struct RecordingReader {
             warn("device", "/Recording@device", "synthetic test source (oscillator), not EEG")
         }
         var rate = number("/Recording", "samplingRate")
-        if rate == nil || !(rate! > 0) || !rate!.isFinite {
+        if rate == nil || !(rate! > 0) || !rate!.isFinite || rate! > MYNDRecording.maximumRate {
             let nominal: Double = device == "oscillator" ? 128 : 256
             warn("rate", "/Recording@samplingRate", "no usable samplingRate attribute; assuming \(Int(nominal)) Hz for \(device ?? "muse")",
                  raw: text("samplingRate"))
@@ -283,8 +289,17 @@ private struct RecordingReader {
             }
             return try set.readInt64s().map { Int(clamping: $0) }
         }
+        func seconds(_ name: String) -> Double? {
+            guard let value = number("/Paradigm", name) else { return nil }
+            guard value.isFinite, abs(value) <= MYNDRecording.maximumTrialTime else {
+                warn("type", "/Paradigm@\(name)", "\(name) \(value) is not a plausible time in s; taken as missing",
+                     raw: String(value))
+                return nil
+            }
+            return value
+        }
         let paradigm = Paradigm(name: attribute("/Paradigm", "Paradigm")?.value.stringValue,
-                                baseTime: number("/Paradigm", "BaseTime"), trialTime: number("/Paradigm", "TrialTime"),
+                                baseTime: seconds("BaseTime"), trialTime: seconds("TrialTime"),
                                 conditionCount: integer("/Paradigm", "ConditionCount"),
                                 conditionLabels: try strings("ConditionLabels"),
                                 conditionMarkers: try ints("ConditionMarkers"), baseMarkers: try ints("BaseMarkers"))

@@ -207,6 +207,23 @@ struct CommandLineTests {
         #expect(recordings.contains(",oscillator,true,128.0,"))
     }
 
+    @Test("Implausible numbers do not crash: a 1e12 Hz rate and a 1e300 s TrialTime are not believed")
+    func implausibleNumbers() throws {
+        let dir = folder()
+        let path = dir.appendingPathComponent("r_rest_1_2_1_\(Self.uuid).hdf").path
+        try Self.constructedRecording(path, mutation: """
+        del rec.attrs['samplingRate']; rec.attrs.create('samplingRate', np.array(['1e12'], dtype=object), dtype=st)
+        del par.attrs['TrialTime']; par.attrs.create('TrialTime', np.array([[1e300]]))
+        """)
+        let out = dir.appendingPathComponent("out").path
+        let result = try TestSupport.run(tool, [path, "-o", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let anomalies = try String(contentsOfFile: out + "/anomalies.csv", encoding: .utf8)
+        #expect(anomalies.contains(",rate,") && anomalies.contains("/Paradigm@TrialTime"))
+        let epochs = try String(contentsOfFile: out + "/epochs.csv", encoding: .utf8)
+        #expect(epochs.split(separator: "\n").count == 1)
+    }
+
     @Test("--keep-going: the good file's tables are written, the failure listed, exit 65; folders are walked")
     func keepGoingAndFolders() throws {
         guard let q = MYNDTestFiles.questionnaire else { return }
