@@ -112,3 +112,52 @@ extension JavaCompanionFiles {
         return false
     }
 }
+
+extension JavaCompanionFiles {
+    /// Checks a log against the Java program's own companion files given beside it (spec §4.2): when every
+    /// stroke is paired and none is a duplicate, `_strokes.txt` must hold the same raw ns and coordinates;
+    /// paired keys must have the hold times of `_keys.txt` (matched by press time). A difference is
+    /// `W_COMPANION_MISMATCH` on the log.
+    public static func crossCheck(_ analysis: inout TrialAnalysis, strokesFile: String?, keysFile: String?) {
+        let events = analysis.log.events
+        if let strokesFile, analysis.strokes.allSatisfy({ $0.status == .paired }), analysis.duplicateReleases == 0 {
+            let expected = analysis.strokes.compactMap { stroke -> [String]? in
+                guard let down = stroke.downIndex, let up = stroke.upIndex,
+                      let downNs = events[down].nanoseconds, let upNs = events[up].nanoseconds else { return nil }
+                return ["\(downNs)", "\(upNs)", coordinate(events[down].x), coordinate(events[down].y),
+                        coordinate(events[up].x), coordinate(events[up].y)]
+            }
+            let found = rows(strokesFile, fields: 7).map { Array($0.dropFirst()) }
+            if found != expected {
+                analysis.log.anomalies.add("W_COMPANION_MISMATCH",
+                                           "_strokes.txt holds \(found.count) rows that differ from the log's \(expected.count) strokes")
+            }
+        }
+        if let keysFile {
+            var holds: [Int64: Int64] = [:]
+            for key in analysis.keys where key.status == .paired {
+                if let press = key.pressIndex, let release = key.releaseIndex,
+                   let pressNs = events[press].nanoseconds, let releaseNs = events[release].nanoseconds {
+                    holds[pressNs] = releaseNs &- pressNs
+                }
+            }
+            let differing = rows(keysFile, fields: 8).filter { row in
+                guard let press = Int64(row[5]), let hold = Int64(row[7]) else { return true }
+                return holds[press] != hold
+            }
+            if !differing.isEmpty {
+                analysis.log.anomalies.add("W_COMPANION_MISMATCH",
+                                           "\(differing.count) rows of _keys.txt have no key press with that hold time in the log",
+                                           raw: differing.first?.joined(separator: ";"))
+            }
+        }
+    }
+
+    /// The rows of a companion file with the given number of `;`-separated fields.
+    static func rows(_ text: String, fields: Int) -> [[String]] {
+        text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).compactMap { line in
+            let parts = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+            return parts.count == fields && Int(parts[0]) != nil ? parts : nil
+        }
+    }
+}

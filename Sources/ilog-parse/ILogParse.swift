@@ -63,13 +63,16 @@ struct ILogParse: ParsableCommand {
             var records: [InputRecord] = []
             var analyses: [TrialAnalysis] = []
             var skipped: [Anomaly] = []
+            var companionTexts: [String: String] = [:]
             let totalBytes = inputs.reduce(0) { total, path in
                 total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
             }
             let progress = ProgressBar(totalFiles: inputs.count, totalBytes: totalBytes, quiet: output.quiet)
             let failures = try runner.forEachInput(inputs, progress: progress) { path in
                 if FileNameIdentity.isCompanion(path: path) {
-                    try InputFile.checkReadable(path)
+                    let (data, record) = try InputFile.read(path)
+                    companionTexts[path] = String(decoding: data, as: UTF8.self)
+                    records.append(record)
                     skipped.append(Anomaly(sourceFile: path, severity: .info, code: "I_COMPANION",
                                            message: "a Java _strokes.txt/_keys.txt companion file, not a log: skipped"))
                     return
@@ -94,6 +97,13 @@ struct ILogParse: ParsableCommand {
                 records.append(record)
             }
             TrialAnalysis.checkDuplicateTrials(&analyses)
+            for index in analyses.indices where analyses[index].log.program == .java {
+                let stem = String(analyses[index].log.sourceFile.dropLast(analyses[index].log.sourceFile.hasSuffix(".txt") ? 4 : 0))
+                let strokes = companionTexts[stem + "_strokes.txt"], keys = companionTexts[stem + "_keys.txt"]
+                if strokes != nil || keys != nil {
+                    JavaCompanionFiles.crossCheck(&analyses[index], strokesFile: strokes, keysFile: keys)
+                }
+            }
             // One stderr line per log with warnings or errors; infos (a normal ESC end, a companion input skipped)
             // stay in the anomalies table only.
             for analysis in analyses {

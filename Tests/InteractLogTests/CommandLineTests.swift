@@ -96,6 +96,13 @@ import TestSupport
         #expect(keyLines[12] == "2;38;1;UP;Up;58248816605955;58255324905479;6508299524")
         #expect(keyLines.count == 12 + 5)
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).count == 2)  // the iPad log gets none
+        // Read back beside a copy of the log, the companions are skipped and agree with it.
+        let copyBeside = write("companions/\(stem).txt", try String(contentsOfFile: log, encoding: .utf8))
+        result = try TestSupport.run(exe, [copyBeside, out + "/\(stem)_strokes.txt", out + "/\(stem)_keys.txt", "-o", path("back")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let back = try String(contentsOfFile: path("back/anomalies.csv"), encoding: .utf8)
+        #expect(back.components(separatedBy: "I_COMPANION").count == 3 && !back.contains("W_COMPANION_MISMATCH"))
+        try FileManager.default.removeItem(atPath: copyBeside)
         // An existing file is not overwritten without --force (73); with it, it is.
         result = try TestSupport.run(exe, [log, "-o", path("out2.h5"), "--java-companions", out])
         #expect(result.status == 73 && result.stderr.contains("--force"))

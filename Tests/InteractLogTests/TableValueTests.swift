@@ -77,6 +77,17 @@ import Testing
         #expect(try doubles(strokes, "x_start_coord") == [373] && doubles(strokes, "y_end_coord") == [366])
     }
 
+    @Test func companionCrossCheck() throws {
+        var a = try SampleLogs.parse(Self.readmeLog, name: "Anonymous Participant (Trial 1) 2023-07-04 - 17-29-30.txt")
+        let header = Self.readmeLog.components(separatedBy: "\n\n")[0] + "\n\n"
+        JavaCompanionFiles.crossCheck(&a, strokesFile: header + "1;24912044833416;24913597758916;373;175;326;366\n",
+                                      keysFile: nil)
+        #expect(!a.log.anomalies.anomalies.contains { $0.code == "W_COMPANION_MISMATCH" })
+        JavaCompanionFiles.crossCheck(&a, strokesFile: header + "1;24912044833416;24913597758916;373;175;326;367\n",
+                                      keysFile: header + "2;38;1;UP;Up;1;2;1\n")
+        #expect(a.log.anomalies.anomalies.filter { $0.code == "W_COMPANION_MISMATCH" }.count == 2)
+    }
+
     @Test func javaStrokesViewsKeysAndEventsByHand() throws {
         guard let a = try SampleLogs.analysis(SampleLogs.java22Trial1) else { return }
         let strokes = InteractLogTables.strokes(a)
