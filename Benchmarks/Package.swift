@@ -26,6 +26,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Spectral", package: "BrainBatch"),
+                .product(name: "Brainiac", package: "BrainBatch"),
             ],
             path: "Benchmarks/Welch",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

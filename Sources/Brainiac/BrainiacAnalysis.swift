@@ -18,6 +18,8 @@ public final class BrainiacAnalysis {
     private let recordingPower: [WelchAccumulator]
     private let windowPower: [WelchAccumulator]
     private let windowLength: Int
+    /// Scratch for one channel of a run in µV.
+    private var microvolts = [Double](repeating: 0, count: FrameEngine.windowLength)
 
     // State of the open segment.
     private var segment: Int?
@@ -49,33 +51,55 @@ public final class BrainiacAnalysis {
 
     /// Takes the next samples, in order.
     public func consume(_ samples: [BrainiacSample]) {
-        for sample in samples { consume(sample) }
+        samples.withUnsafeBufferPointer(consume)
     }
 
     /// Takes the next sample.
     public func consume(_ sample: BrainiacSample) {
-        if sample.segment != segment {
-            closeSegment()
-            openSegment(sample)
+        withUnsafePointer(to: sample) { consume(UnsafeBufferPointer(start: $0, count: 1)) }
+    }
+
+    /// Processes the samples in runs that stay within one segment, one frame window, one band-power window and
+    /// one side of E, so that every event (frame, window, baseline, indicator) falls at the end of a run.
+    private func consume(_ samples: UnsafeBufferPointer<BrainiacSample>) {
+        var index = 0
+        while index < samples.count {
+            if samples[index].segment != segment {
+                closeSegment()
+                openSegment(samples[index])
+            }
+            let counter = engine.counter
+            var room = min(FrameEngine.windowLength - counter % FrameEngine.windowLength, windowLength - windowFill)
+            if let end = baseline?.endCounter, counter < end { room = min(room, end - counter) }
+            var runEnd = index + 1
+            let limit = min(samples.count, index + room)
+            while runEnd < limit && samples[runEnd].segment == segment { runEnd += 1 }
+            process(UnsafeBufferPointer(rebasing: samples[index..<runEnd]))
+            index = runEnd
         }
-        addToBandPower(sample)
-        if var frame = engine.push(sample) {
+    }
+
+    /// One run (see above): band power, frame window, then the events at its end.
+    private func process(_ run: UnsafeBufferPointer<BrainiacSample>) {
+        guard let last = run.last, let segment else { return }
+        addToBandPower(run)
+        if var frame = engine.push(run) {
             applyBypass(to: &frame)
-            frameRows.append(frame, segment: sample.segment)
+            frameRows.append(frame, segment: segment)
             recentFrames.append(frame)
             if recentFrames.count > Baseline.frameCount { recentFrames.removeFirst() }
         }
         let counter = engine.counter
-        let endSeconds = Double(sample.sampleIndex + 1) / Brainiac.samplingRate
+        let endSeconds = Double(last.sampleIndex + 1) / Brainiac.samplingRate
         guard let current = baseline else { return }
         if current.status == .notStarted, counter == current.endCounter {
             takeBaseline(endSeconds: endSeconds)
         } else if current.status == .ok, let thresholds = current.thresholds, counter > current.endCounter,
                   counter % Baseline.indicatorInterval == 0, !recentFrames.isEmpty {
-            let last = recentFrames.suffix(Baseline.indicatorFrameCount)
-            let indicator = Indicator(counter: counter, endSeconds: endSeconds, x: ActivityAverages.x(last),
-                                      y: ActivityAverages.y(last), thresholds: thresholds)
-            indicatorRows.append((sample.segment, indicator, thresholds.x0, thresholds.y0))
+            let frames = recentFrames.suffix(Baseline.indicatorFrameCount)
+            let indicator = Indicator(counter: counter, endSeconds: endSeconds, x: ActivityAverages.x(frames),
+                                      y: ActivityAverages.y(frames), thresholds: thresholds)
+            indicatorRows.append((segment, indicator, thresholds.x0, thresholds.y0))
         }
     }
 
@@ -168,15 +192,24 @@ public final class BrainiacAnalysis {
 
     // MARK: - Band power
 
-    private func addToBandPower(_ sample: BrainiacSample) {
-        if windowFill == 0 { windowStartSeconds = sample.timeSeconds }
-        for c in 0..<4 {
-            let microvolts = sample.nanovolts[c] / 1000
-            recordingPower[c].append(microvolts)
-            windowPower[c].append(microvolts)
+    /// Pushes a run (within one band-power window) of µV values to the recording and window accumulators.
+    private func addToBandPower(_ run: UnsafeBufferPointer<BrainiacSample>) {
+        if windowFill == 0, let first = run.first { windowStartSeconds = first.timeSeconds }
+        microvolts.withUnsafeMutableBufferPointer { scratch in
+            var offset = 0
+            while offset < run.count {
+                let count = min(scratch.count, run.count - offset)
+                for c in 0..<4 {
+                    for i in 0..<count { scratch[i] = run[offset + i].nanovolts[c] / 1000 }
+                    let values = UnsafeBufferPointer(rebasing: scratch[0..<count])
+                    recordingPower[c].append(contentsOf: values)
+                    windowPower[c].append(contentsOf: values)
+                }
+                offset += count
+            }
         }
-        windowFill += 1
-        if windowFill == windowLength { closeWindow() }
+        windowFill += run.count
+        if windowFill >= windowLength { closeWindow() }
     }
 
     private func closeWindow() {

@@ -31,14 +31,27 @@ public final class FrameEngine {
 
     /// Takes the next received (or filled) sample; returns the frame the SDK computed after it, if any.
     public func push(_ sample: BrainiacSample) -> FFTFrame? {
-        let position = counter % FrameEngine.windowLength
-        for c in 0..<4 { window[c * FrameEngine.windowLength + position] = sample.nanovolts[c] }
-        // A gap before the window's first sample lies outside the window.
-        if (position > 0 && sample.followsGap) || sample.filled { windowSpansGap = true }
-        counter += 1
+        withUnsafePointer(to: sample) { push(UnsafeBufferPointer(start: $0, count: 1)) }
+    }
+
+    /// Takes the next samples; returns the frame computed after the last of them, if any. The samples must not
+    /// reach past the end of the current 1-s window (at most `250 − counter % 250` of them; the rest are ignored).
+    public func push(_ samples: UnsafeBufferPointer<BrainiacSample>) -> FFTFrame? {
+        let start = counter % FrameEngine.windowLength
+        let count = min(samples.count, FrameEngine.windowLength - start)
+        guard count > 0 else { return nil }
+        window.withUnsafeMutableBufferPointer { window in
+            for i in 0..<count {
+                let sample = samples[i], position = start + i
+                for c in 0..<4 { window[c * FrameEngine.windowLength + position] = sample.nanovolts[c] }
+                // A gap before the window's first sample lies outside the window.
+                if (position > 0 && sample.followsGap) || sample.filled { windowSpansGap = true }
+            }
+        }
+        counter += count
         guard counter % FrameEngine.windowLength == 0 else { return nil }
         let frame = FFTFrame(index: counter / FrameEngine.windowLength - 1, counter: counter,
-                             endSeconds: Double(sample.sampleIndex + 1) / Brainiac.samplingRate,
+                             endSeconds: Double(samples[count - 1].sampleIndex + 1) / Brainiac.samplingRate,
                              spansGap: windowSpansGap, channels: (0..<4).map(channel))
         windowSpansGap = false
         return frame

@@ -1,4 +1,5 @@
 import Foundation
+import Tables
 import Testing
 import TestSupport
 @testable import Brainiac
@@ -168,5 +169,28 @@ struct FrameQualityRuleTests {
     ])
     func rule(theta: Double, alpha: Double, beta: Double, clear: Bool) {
         #expect(QualityRule.isClear(theta: theta, alpha: alpha, beta: beta) == clear)
+    }
+}
+
+@Suite("Streaming analysis")
+struct FrameStreamingTests {
+    @Test("Any batch size (1, 7, 250, 1250, all) and single-sample calls give identical tables")
+    func batches() {
+        var samples = FrameTestSamples.samples(count: 7_000, FrameTestSamples.v2Timeline())
+        samples += FrameTestSamples.samples(count: 3_100, segment: 1, FrameTestSamples.v2Timeline())
+        samples[400].followsGap = true
+        // Compared as text: missing values are NaN, which is not equal to itself.
+        func text(_ tables: [String: Table]) -> [String: String] { tables.mapValues { "\($0)" } }
+        let reference = text(FrameTestSamples.analyse(samples, batch: samples.count))
+        for batch in [1, 7, 250, 1250] {
+            let tables = text(FrameTestSamples.analyse(samples, batch: batch))
+            for name in BrainiacAnalysis.tableNames { #expect(tables[name] == reference[name], "batch \(batch): \(name)") }
+        }
+        let analysis = BrainiacAnalysis(sourceFile: "test.bin", options: AnalysisOptions())
+        for sample in samples { analysis.consume(sample) }
+        analysis.finish()
+        #expect(analysis.tables.map { "\($0)" } == BrainiacAnalysis.tableNames.map { reference[$0] })
+        #expect(reference["frames"]!.contains("spans_gap"))
+        #expect(FrameTestSamples.analyse(samples)["frames"]!.boolColumn("spans_gap").contains(true))
     }
 }

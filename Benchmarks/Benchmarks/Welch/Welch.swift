@@ -1,4 +1,5 @@
 import Benchmark
+import Brainiac
 import Foundation
 import Spectral
 
@@ -39,5 +40,23 @@ let benchmarks: @Sendable () -> Void = {
             }
             blackHole(accumulator.spectrum)
         }
+    }
+
+    Benchmark("SDK analysis of a 1-hour recording: frames, baseline, indicators, band power (1000-sample batches)") {
+        benchmark in
+        let samples = (0..<900_000).map { n in
+            BrainiacSample(segment: 0, sampleIndex: n, counter: n, orderNumber: UInt16(truncatingIfNeeded: n),
+                           byte2: 0, byte11: 0,
+                           nanovolts: SIMD4(oneHour[0][n], oneHour[1][n], oneHour[2][n], oneHour[3][n]) * 1000)
+        }
+        benchmark.startMeasurement()
+        let analysis = BrainiacAnalysis(sourceFile: "x.bin", options: AnalysisOptions())
+        var start = 0
+        while start < samples.count {
+            analysis.consume(Array(samples[start..<min(samples.count, start + 1000)]))
+            start += 1000
+        }
+        analysis.finish()
+        blackHole(analysis.tables)
     }
 }
