@@ -89,6 +89,8 @@ public struct SidecarJoin: Sendable {
             return action["drawing"]?["_0"]?.bool == down ? nil : "a drawing action with _0 \(down)"
         case .stimulusOn(let phase, let image), .stimulusOff(let phase, let image):
             let show: Bool = if case .stimulusOn = event.kind { true } else { false }
+            // Dev builds before 2023-07-16 wrote `familiarisation` / `stimulus` actions of unknown shape.
+            if action["familiarisation"] != nil || action["stimulus"] != nil { return nil }
             let display = action["stimulusDisplay"]
             let matches = display?["isShow"]?.bool == show && display?["phaseName"]?.string == phase
                 && display?["fileName"]?.string == image
