@@ -6,6 +6,8 @@ public struct AnswerRow: Sendable, Equatable {
     /// The question's type from the definition; `nil` without one.
     public var questionType: String?
     public var questionTitle: String?
+    /// The question's text from the definition (placeholders such as `#patientName#` kept raw).
+    public var questionText: String?
     /// Whether the app asked the question (`nil` without a definition).
     public var asked: Bool?
     public var answered: Bool
@@ -25,7 +27,7 @@ extension QuestionnaireResult {
         for answer in answers {
             let question = definition?.question(answer.questionID)
             var row = AnswerRow(questionID: answer.questionID, questionType: question?.type,
-                                questionTitle: question?.title, asked: definition == nil ? nil : (question?.asked ?? false),
+                                questionTitle: question?.title, questionText: question?.text, asked: definition == nil ? nil : (question?.asked ?? false),
                                 answered: answer.answered, raw: answer.raw, number: nil, label: nil, date: nil)
             if let definition, question == nil {
                 anomalies.append(Anomaly(sourceFile: sourceFile, line: answer.line, location: answer.questionID,
@@ -132,6 +134,7 @@ public enum AnswerTable {
                 c.question.append(row.questionID)
                 c.type.append(row.questionType)
                 c.title.append(row.questionTitle)
+                c.text.append(row.questionText)
                 c.asked.append(row.asked)
                 c.answered.append(row.answered)
                 c.raw.append(row.raw)
@@ -154,6 +157,7 @@ public enum AnswerTable {
             .string("question_id", c.question),
             .string("question_type", c.type, description: "mc, text, date, numeric (from --definitions)"),
             .string("question_title", c.title),
+            .string("question_text", c.text, description: "from the definition; placeholders such as #patientName# kept raw"),
             .bool("asked", c.asked, description: "false for questions after the app stopped reading the definition"),
             .bool("answered", c.answered, description: "false for the app's \"no answer\""),
             .string("value_raw", c.raw, description: "the stored string"),
@@ -167,7 +171,7 @@ public enum AnswerTable {
         var source: [String?] = [], subject: [String?] = [], scenario: [String?] = []
         var day: [Int?] = [], session: [Int?] = [], run: [Int?] = []
         var startRaw: [String?] = [], startUTC: [Double?] = [], offset: [Int?] = [], locale: [String?] = []
-        var question: [String?] = [], type: [String?] = [], title: [String?] = []
+        var question: [String?] = [], type: [String?] = [], title: [String?] = [], text: [String?] = []
         var asked: [Bool?] = [], answered: [Bool?] = [], raw: [String?] = [], number: [Double?] = []
         var label: [String?] = [], date: [String?] = []
     }

@@ -90,6 +90,16 @@ struct CommandLineTests {
         print(lines.dropFirst(7).joined(separator: "\n"))
     }
 
+    @Test("Determinism: the same inputs give byte-identical HDF5")
+    func deterministic() throws {
+        guard let q = MYNDTestFiles.questionnaire, let r = MYNDTestFiles.recording else { return }
+        let out = folder().appendingPathComponent("same.h5").path
+        #expect(try TestSupport.run(tool, [q.path, r.path, "-o", out, "-q"]).status == 0)
+        let first = try Data(contentsOf: URL(fileURLWithPath: out))
+        #expect(try TestSupport.run(tool, [q.path, r.path, "-o", out, "-q"]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == first)
+    }
+
     @Test("CSV folder read back with pandas: types, NA, the questionnaire alone guesses the date order")
     func csvReadBack() throws {
         guard let q = MYNDTestFiles.questionnaire else { return }

@@ -35,6 +35,7 @@ struct QuestionnaireTests {
         #expect(byID["handedness"]?.number == 2)
         #expect(byID["handedness"]?.label == "Lefthanded")
         #expect(byID["handedness"]?.questionTitle == "Handedness")
+        #expect(byID["handedness"]?.questionText == "Which hand is or was your dominant one?")
         #expect(byID["degree"]?.label == "University or college degree")
         #expect(byID["smartphone"]?.label == "Very experienced")
         #expect(byID["meditation"]?.label == "Very experienced")
@@ -51,7 +52,7 @@ struct QuestionnaireTests {
         #expect(starts.allSatisfy { $0 == 1_588_432_145 })
         #expect(table.columnNames == ["source_file", "subject_id", "scenario", "day", "session_id", "run_id",
                                       "session_start_raw", "session_start_utc", "utc_offset_min", "locale",
-                                      "question_id", "question_type", "question_title", "asked", "answered",
+                                      "question_id", "question_type", "question_title", "question_text", "asked", "answered",
                                       "value_raw", "value_num", "value_label", "value_date"])
     }
 
