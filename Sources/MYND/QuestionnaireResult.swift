@@ -166,5 +166,8 @@ public struct QuestionnaireResult: Sendable, Equatable {
         if !keys.contains("sessionStartTime") {
             warn("time-unparsed", nil, "sessionStartTime", "\"sessionStartTime\" is missing; session_start_utc is NA")
         }
+        if answers.isEmpty {
+            warn("no-answers", nil, nil, "the result holds metadata but no answers: no answers rows")
+        }
     }
 }

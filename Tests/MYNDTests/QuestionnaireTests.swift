@@ -95,8 +95,8 @@ struct QuestionnaireTests {
         """
         let result = try QuestionnaireResult.parse(Data(repaired.utf8), sourceFile: name)
         #expect(result.day == 1 && result.sessionID == 0)
-        #expect(result.anomalies.map(\.code) == ["type", "type"])
-        #expect(result.anomalies.map(\.line) == [2, 3])
+        #expect(result.anomalies.map(\.code) == ["type", "type", "no-answers"])
+        #expect(result.anomalies.map(\.line) == [2, 3, nil])
 
         let unnamed = repaired.replacingOccurrences(of: "\"sessionID\" : [0]", with: "\"sessionID\" : [0], \"day2\" : 1")
         #expect(throws: MYNDError.json(file: "q_x.json", line: 3, column: 17,
@@ -108,6 +108,8 @@ struct QuestionnaireTests {
                                        message: "expected a string value for \"age\", found 19.5")) {
             try QuestionnaireResult.parse(Data(numberAnswer.utf8), sourceFile: "q_x.json")
         }
+        let onlyMetadata = try QuestionnaireResult.parse(Data(repaired.utf8), sourceFile: name)
+        #expect(onlyMetadata.answers.isEmpty)
         let brokenLocale = "{\"title\" : \"initial\", \"locale\" : 5}"
         #expect(throws: MYNDError.self) { try QuestionnaireResult.parse(Data(brokenLocale.utf8), sourceFile: name) }
     }
