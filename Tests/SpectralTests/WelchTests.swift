@@ -77,6 +77,22 @@ struct WelchTests {
         #expect(accumulator.spectrum == welch.spectrum(of: Array(signal.prefix(300))))
     }
 
+    @Test("Streaming equals one-shot for other overlaps and zero padding", arguments: [
+        WelchParameters(samplingRate: 100, segmentLength: 50, overlap: 0),
+        WelchParameters(samplingRate: 100, segmentLength: 64, overlap: 63, fftLength: 100, window: .hamming),
+        WelchParameters(samplingRate: 100, segmentLength: 1, overlap: 0, window: .rectangular, detrend: .none),
+    ])
+    func streamingParameters(parameters: WelchParameters) throws {
+        let signal = SpectralTestSignals.noise(count: 1_234, seed: 4)
+        let welch = try Welch(parameters)
+        let accumulator = welch.makeAccumulator()
+        for start in stride(from: 0, to: signal.count, by: 37) {
+            accumulator.append(contentsOf: Array(signal[start..<min(signal.count, start + 37)]))
+        }
+        #expect(accumulator.spectrum == welch.spectrum(of: signal))
+        #expect(accumulator.segmentCount == parameters.segmentCount(sampleCount: signal.count))
+    }
+
     @Test("Shorter than one segment: no estimate")
     func tooShort() throws {
         let welch = try Welch(WelchParameters(samplingRate: 250))
