@@ -47,16 +47,16 @@ public enum RecordingTables {
             .string("subject_id", r.map(\.subjectID)),
             .bool("encrypted", r.map { _ in false }, description: "encrypted files are not read (see --check-protocol)"),
             .string("scenario", r.map(\.scenario), description: "the /Paradigm attribute Paradigm, else the name's"),
-            .int32("day", r.map(\.day)),
-            .int32("session_id", r.map(\.sessionID), description: "/Recording@Session"),
-            .int32("run_id", r.map(\.runID), description: "/Recording@Run"),
-            .int32("block", blocks, description: "rank by run_id among this run's files of the subject and session"),
-            .int32("version", r.map(\.version), description: "format Version"),
+            .int("day", r.map(\.day)),
+            .int("session_id", r.map(\.sessionID), description: "/Recording@Session"),
+            .int("run_id", r.map(\.runID), description: "/Recording@Run"),
+            .int("block", blocks, description: "rank by run_id among this run's files of the subject and session"),
+            .int("version", r.map(\.version), description: "format Version"),
             .string("device", r.map(\.device), description: "muse, or oscillator (synthetic)"),
             .bool("synthetic", r.map { $0.device == "oscillator" }, description: "the oscillator test source"),
             .float("sampling_rate_hz", r.map(\.samplingRate), unit: "Hz"),
-            .int32("channel_count", r.map(\.channelNames.count)),
-            .int32("channel_count_attr", declaredCount, description: "the channelCount attribute"),
+            .int("channel_count", r.map(\.channelNames.count)),
+            .int("channel_count_attr", declaredCount, description: "the channelCount attribute"),
             .string("channel_names", r.map { joined($0.channelNames) }, description: "as stored, ;-joined"),
             .string("channel_names_1020", r.map { joined($0.channelNames.map { ChannelLabel.tenTwenty($0) ?? "NA" }) },
                     description: "10-20 names (Muse: TP9;AF7;AF8;TP10), ;-joined"),
@@ -71,7 +71,7 @@ public enum RecordingTables {
             .timestamp("recording_start_utc", utc(\.recordingStart)),
             .timestamp("recording_end_utc", utc(\.recordingEnd)),
             .timestamp("session_start_utc", utc(\.sessionStart)),
-            .int32("utc_offset_min", r.map { $0.recordingStart?.offsetMinutes }, unit: "min"),
+            .int("utc_offset_min", r.map { $0.recordingStart?.offsetMinutes }, unit: "min"),
             .float("recording_time_s", r.map(\.recordingTime), unit: "s", description: "recordingTime attribute"),
             .float("fitting_time_s", r.map(\.fittingTime), unit: "s", description: "fittingTime attribute"),
             .string("locale", r.map(\.locale)),
@@ -81,9 +81,9 @@ public enum RecordingTables {
             .string("base_markers", r.map { joined($0.paradigm.baseMarkers) }),
             .float("base_time_s", r.map(\.paradigm.baseTime), unit: "s"),
             .float("trial_time_s", r.map(\.paradigm.trialTime), unit: "s"),
-            .int32("condition_count", r.map(\.paradigm.conditionCount)),
-            .int32("n_markers", analyses.map(\.events.count)),
-            .int32("n_epochs", analyses.map(\.epochs.count)),
+            .int("condition_count", r.map(\.paradigm.conditionCount)),
+            .int("n_markers", analyses.map(\.events.count)),
+            .int("n_epochs", analyses.map(\.epochs.count)),
             .bool("ends_with_goodbye", analyses.map { $0.events.last?.marker == 910 }),
             .string("other_attributes", r.map { recording in
                 let others = recording.attributes.filter { !coveredAttributes.contains("\($0.group)@\($0.name)") }
@@ -103,16 +103,16 @@ public enum RecordingTables {
         }
         return Table("events", [
             .string("source_file", source), .string("subject_id", subject),
-            .int32("session_id", session), .int32("run_id", run), .int32("block", block),
-            .int32("event_index", e.map(\.1.index), description: "1-based"),
+            .int("session_id", session), .int("run_id", run), .int("block", block),
+            .int("event_index", e.map(\.1.index), description: "1-based"),
             .int("sample", e.map(\.1.sample), description: "sample index from the first retained row"),
             .float("onset_s", e.map(\.1.onset), unit: "s", description: "sample / sampling rate"),
             .float("duration_s", e.map(\.1.duration), unit: "s", description: "to the next marker or the end of the data"),
             .string("trial_type", e.map(\.1.trialType), description: "<condition or welcome/goodbye>/<phase>"),
             .string("phase", e.map(\.1.phase)),
             .string("condition", e.map(\.1.condition)),
-            .int32("marker", e.map(\.1.marker)),
-            .int32("trial_in_block", e.map(\.1.trialInBlock), description: "1-based, welcome = 1"),
+            .int("marker", e.map(\.1.marker)),
+            .int("trial_in_block", e.map(\.1.trialInBlock), description: "1-based, welcome = 1"),
         ])
     }
 
@@ -122,11 +122,11 @@ public enum RecordingTables {
         let r = e.map { analyses[$0.0].recording }
         return Table("epochs", [
             .string("source_file", r.map(\.sourceFile)), .string("subject_id", r.map(\.subjectID)),
-            .int32("session_id", r.map(\.sessionID)), .int32("run_id", r.map(\.runID)),
-            .int32("block", e.map { blocks[$0.0] }),
-            .int32("epoch_index", e.map(\.1.index), description: "1-based"),
+            .int("session_id", r.map(\.sessionID)), .int("run_id", r.map(\.runID)),
+            .int("block", e.map { blocks[$0.0] }),
+            .int("epoch_index", e.map(\.1.index), description: "1-based"),
             .string("condition", e.map(\.1.condition)),
-            .int32("marker", e.map(\.1.marker)),
+            .int("marker", e.map(\.1.marker)),
             .float("onset_s", e.map(\.1.onset), unit: "s"),
             .float("duration_s", e.map(\.1.duration), unit: "s", description: "TrialTime"),
             .float("measured_s", e.map(\.1.measured), unit: "s", description: "time to the next marker"),
@@ -145,10 +145,10 @@ public enum RecordingTables {
         table.columns.insert(contentsOf: [
             .string("subject_id", r.map(\.subjectID)),
             .string("scenario", r.map(\.scenario)),
-            .int32("day", r.map(\.day)),
-            .int32("session_id", r.map(\.sessionID)),
-            .int32("run_id", r.map(\.runID)),
-            .int32("block", e.map { blocks[$0.0] }),
+            .int("day", r.map(\.day)),
+            .int("session_id", r.map(\.sessionID)),
+            .int("run_id", r.map(\.runID)),
+            .int("block", e.map { blocks[$0.0] }),
         ], at: 1)
         if let index = table.columnNames.firstIndex(of: "scope_index") {
             table.columns[index].description = "epoch_index for scope epoch; the condition's 1-based position in ConditionLabels for scope condition"
@@ -186,7 +186,7 @@ public enum RecordingTables {
         return Table("quality", [
             .string("source_file", source), .string("subject_id", subject),
             .string("channel", channel), .string("channel_1020", tenTwenty),
-            .int32("window", windows.map(\.window), description: "0-based 0.5-s window"),
+            .int("window", windows.map(\.window), description: "0-based 0.5-s window"),
             .float("t_s", windows.map(\.start), unit: "s", description: "window start"),
             .float("variance_uv2", windows.map(\.variance), unit: "µV²", description: "variance of the smoothed signal (v)"),
             .float("quality", windows.map(\.quality), unit: "1", description: "0, 110 (v < 150 µV²) or 150/v·100"),
@@ -201,7 +201,7 @@ public enum RecordingTables {
         return Table("quality_summary", [
             .string("source_file", s.map(\.0.sourceFile)), .string("subject_id", s.map(\.0.subjectID)),
             .string("channel", s.map(\.1.channel)), .string("channel_1020", s.map { ChannelLabel.tenTwenty($0.1.channel) }),
-            .int32("n_windows", s.map(\.1.windows)),
+            .int("n_windows", s.map(\.1.windows)),
             .float("var_median_uv2", s.map(\.1.varianceMedian), unit: "µV²", description: "median raw window variance"),
             .float("q_median", s.map(\.1.qualityMedian), unit: "1"),
             .float("share_a_ge_100", s.map(\.1.shareAbove100), unit: "1", description: "share of windows with quality_avg ≥ 100"),

@@ -91,7 +91,7 @@ struct MyndParse: ParsableCommand {
     func validate() throws {
         if checkProtocol == nil, inputs.isEmpty { throw ValidationError("give at least one file or folder, or --check-protocol DIR") }
         if checkProtocol != nil, !inputs.isEmpty { throw ValidationError("--check-protocol takes the subject folder alone") }
-        guard welchSegmentS > 0, welchSegmentS.isFinite else { throw ValidationError("--welch-segment-s must be positive") }
+        guard welchSegmentS > 0, welchSegmentS <= 3600 else { throw ValidationError("--welch-segment-s must be positive and at most 3600") }
         do { _ = try FrequencyBand.parseList(bands) } catch { throw ValidationError(error.description) }
     }
 
