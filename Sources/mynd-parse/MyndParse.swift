@@ -109,6 +109,7 @@ struct MyndParse: ParsableCommand {
 
     func run() throws {
         let runner = ToolRunner(tool: "mynd-parse", quiet: output.quiet, keepGoing: output.keepGoing)
+        CrashGuard.install()
         try runner.run {
             let options = AnalysisOptions(bands: try FrequencyBand.parseList(bands), welchSegmentSeconds: welchSegmentS)
             if let folder = checkProtocol {
@@ -134,7 +135,6 @@ struct MyndParse: ParsableCommand {
 
     func runParse(runner: ToolRunner, options: AnalysisOptions) throws {
         let definitionSet = try loadDefinitions()
-        let out = try output.open(tableNames: MYNDStudy.tableNames, inputs: inputs)
         var study = MYNDStudy(options: options)
         var paths: [String] = []
         for input in inputs {
@@ -152,7 +152,7 @@ struct MyndParse: ParsableCommand {
         let progress = ProgressBar(totalFiles: paths.count, totalBytes: totalBytes, quiet: output.quiet)
         let failures = try runner.forEachInput(paths, progress: progress) { path in
             let (data, record) = try InputFile.read(path)
-            try study.ingest(path: path, data: data)
+            try CrashGuard.reading(path) { try study.ingest(path: path, data: data) }
             progress.advance(bytes: data.count)
             records.append(record)
         }
@@ -165,6 +165,8 @@ struct MyndParse: ParsableCommand {
         if study.questionnaires.isEmpty && study.recordings.isEmpty && failures.isEmpty {
             throw ToolError.badInput("nothing to read: every input was set aside (see the anomalies table)")
         }
+        // The output is opened only now, so that nothing of it exists while inputs are read.
+        let out = try output.open(tableNames: MYNDStudy.tableNames, inputs: inputs)
         for table in tables { try out.write(table) }
         try out.commit(provenance: runner.provenance(inputs: records,
                                                      parametersJSON: Provenance.encodeParameters(parameters(protocolName: nil))))
@@ -183,7 +185,6 @@ struct MyndParse: ParsableCommand {
             study = try StudyProtocol.parse(data, sourceFile: path)
             records.append(record)
         }
-        let out = try output.open(tableNames: ["completeness", "anomalies"], inputs: [folder])
         var content = MYNDStudy(options: options)
         var folderFiles: [FolderFile] = []
         let paths = files(under: folder)
@@ -201,7 +202,7 @@ struct MyndParse: ParsableCommand {
                 folderFiles.append(FolderFile(path: path, keyID: keyID))
                 return
             }
-            try content.ingest(path: path, data: data)
+            try CrashGuard.reading(path) { try content.ingest(path: path, data: data) }
             folderFiles.append(FolderFile(path: path))
         }
         let (rows, anomalies) = CompletenessCheck.check(folder: folder, files: folderFiles, protocol: study)
@@ -209,6 +210,7 @@ struct MyndParse: ParsableCommand {
         runner.diagnostics.summarize(all.filter { $0.severity != .info }, for: folder)
         let missing = rows.filter { $0.status == "missing" || $0.status == "partial" }.count
         runner.diagnostics.note("\(folder): \(rows.filter { $0.status == "complete" }.count) complete, \(missing) missing or partial, \(rows.filter { $0.status == "extra" }.count) extra of \(study.slots.count) slots in \(study.name)")
+        let out = try output.open(tableNames: ["completeness", "anomalies"], inputs: [folder])
         try out.write(CompletenessCheck.table(folder: folder, rows: rows))
         try out.write(Table.anomalies(all))
         try out.commit(provenance: runner.provenance(inputs: records,
