@@ -38,21 +38,18 @@ public enum AppPercentile {
         var results: [Result] = []
         results.reserveCapacity(latencies.count)
         for (label, latency) in zip(labels, latencies) {
-            var last = recent[label, default: []]
-            last.append(latency)
-            if last.count > window { last.removeFirst(last.count - window) }
+            recent[label, default: []].append(latency)
+            if let count = recent[label]?.count, count > window { recent[label]?.removeFirst(count - window) }
+            let last = recent[label] ?? []
             let slowerInWindow = last.reduce(0) { $0 + ($1 > latency ? 1 : 0) }
-            recent[label] = last
 
-            var all = sorted[label, default: []]
-            sorted[label] = nil
-            let above = SethComparisonSet.firstIndex(in: all) { $0 > latency }
-            all.insert(latency, at: above)
-            let slowerInHistory = all.count - above - 1
-            sorted[label] = all
+            let above = SethComparisonSet.firstIndex(in: sorted[label] ?? []) { $0 > latency }
+            sorted[label, default: []].insert(latency, at: above)
+            let total = sorted[label]?.count ?? 1
+            let slowerInHistory = total - above - 1
 
             results.append(Result(window: Double(slowerInWindow) / Double(last.count), windowN: last.count,
-                                  allHistory: Double(slowerInHistory) / Double(all.count), allHistoryN: all.count))
+                                  allHistory: Double(slowerInHistory) / Double(total), allHistoryN: total))
         }
         return results
     }

@@ -13,6 +13,12 @@ public struct SethComparisonSet: Sendable {
         sortedByLabel = n == 0 ? [:] : histories.mapValues { Array($0.suffix(n)).sorted() }
     }
 
+    /// A set whose per-label arrays are already the sorted last n values.
+    init(n: Int, sortedByLabel: [String: [Double]]) {
+        self.n = n
+        self.sortedByLabel = sortedByLabel
+    }
+
     /// ptile = 100·[1/(2n) + a·(1 − 1/n)/n], a = #(values > v) + ½·#(values = v); `nil` when the label has no
     /// history or n < `minimumN`. Higher = faster.
     public func percentile(label: String, latency v: Double, minimumN: Int) -> Double? {
@@ -75,22 +81,49 @@ public enum SethScoring {
                 result[index] = set.percentile(label: trial.label, latency: trial.latency, minimumN: minimumN)
             }
         case .prospective:
-            var histories: [String: [Double]] = [:]
+            var windows = RollingWindows(window: window)
             var start = 0
             while start < trials.count {
                 var end = start
                 while end < trials.count, trials[end].session == trials[start].session { end += 1 }
-                let set = SethComparisonSet(histories: histories, window: window)
+                let set = windows.comparisonSet()
                 for index in start..<end where trials[index].valid {
                     result[index] = set.percentile(label: trials[index].label, latency: trials[index].latency,
                                                    minimumN: minimumN)
                 }
                 for index in start..<end where trials[index].valid && !trials[index].warmup {
-                    histories[trials[index].label, default: []].append(trials[index].latency)
+                    windows.append(label: trials[index].label, latency: trials[index].latency)
                 }
                 start = end
             }
         }
         return result
+    }
+}
+
+/// The last `window` valid latencies per label, kept in arrival order and sorted, so that the prospective
+/// comparison set of each session costs no sorting once every label has a full window.
+struct RollingWindows {
+    let window: Int
+    private var recent: [String: [Double]] = [:]
+    private var sorted: [String: [Double]] = [:]
+
+    init(window: Int) { self.window = window }
+
+    mutating func append(label: String, latency: Double) {
+        recent[label, default: []].append(latency)
+        sorted[label, default: []].insert(latency, at: SethComparisonSet.firstIndex(in: sorted[label] ?? []) { $0 > latency })
+        if let count = recent[label]?.count, count > window, let oldest = recent[label]?.removeFirst() {
+            let at = SethComparisonSet.firstIndex(in: sorted[label] ?? []) { $0 >= oldest }
+            sorted[label]?.remove(at: at)
+        }
+    }
+
+    /// The comparison set of the history so far (n = min(window, smallest label count)).
+    func comparisonSet() -> SethComparisonSet {
+        let n = min(window, recent.values.map(\.count).min() ?? 0)
+        guard n > 0 else { return SethComparisonSet(n: 0, sortedByLabel: [:]) }
+        if n == window { return SethComparisonSet(n: n, sortedByLabel: sorted) }
+        return SethComparisonSet(n: n, sortedByLabel: recent.mapValues { Array($0.suffix(n)).sorted() })
     }
 }

@@ -140,4 +140,28 @@ struct CommandLineTests {
         let trials = try String(contentsOfFile: folder.appendingPathComponent("k/trials.csv").path, encoding: .utf8)
         #expect(trials.split(separator: "\n").count == 2 && trials.contains("good.csv"))
     }
+
+    @Test("R export sample, detected automatically, to a single sessions.csv; a forced wrong format is exit 65")
+    func rExportEndToEnd() throws {
+        let input = TestSupport.packageRoot.appendingPathComponent("SampleData/braintracker/brain_data_raw.csv").path
+        let folder = TestSupport.temporaryFolder()
+        let out = folder.appendingPathComponent("sessions.csv").path
+        let result = try TestSupport.run(tool, [input, "-o", out, "--table", "sessions", "--trim", "0.2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let script = """
+        import sys, os, glob, json, pandas as pd
+        s = pd.read_csv(sys.argv[1])
+        assert len(s) == 12 and s['is_warmup'].sum() == 6, s
+        assert s['start_utc'].isna().all() and s['score_recomputed'].isna().all()
+        assert s.loc[~s['is_warmup'], 'complete'].all()
+        sidecars = glob.glob(os.path.join(os.path.dirname(sys.argv[1]), '*provenance.json'))
+        assert len(sidecars) == 1, sidecars
+        p = json.load(open(sidecars[0]))
+        assert p['parameters']['analysis']['trim'] == 0.2, p['parameters']
+        print('ok')
+        """
+        #expect(try TestSupport.python(script, [out]) == "ok\n")
+        let forced = try TestSupport.run(tool, [input, "-o", folder.appendingPathComponent("x").path, "--input-format", "brt"])
+        #expect(forced.status == 65 && forced.stderr.contains("brain_data_raw.csv:1: expected a BrainTracker results file"), "\(forced.stderr)")
+    }
 }
