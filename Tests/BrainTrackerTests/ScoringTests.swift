@@ -192,4 +192,30 @@ struct ScoringTests {
         #expect(abs(a.sessions[1].latencyLogMean! - (log(330) + log(350)) / 2) < 1e-12)
         #expect(a.sessions[1].pctWrong == nil)
     }
+
+    @Test("prospective percentiles with rolling windows equal a naive rebuild of the set for every session")
+    func prospectiveMatchesNaive() {
+        var seed: UInt64 = 99
+        func next() -> Double { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return Double(seed >> 11) / Double(1 << 53) }
+        let inputs = (0..<3000).map { i in
+            SethScoring.Input(session: i / 25, label: String(Int(next() * 4)), latency: Double(Int(200 + next() * 300)),
+                              valid: next() > 0.1, warmup: (i / 25) % 7 == 3)
+        }
+        for window in [10, 400] {
+            let fast = SethScoring.score(inputs, mode: .prospective, window: window, minimumN: 5)
+            var histories: [String: [Double]] = [:]
+            var naive = [Double?](repeating: nil, count: inputs.count)
+            for session in 0..<(3000 / 25) {
+                let set = SethComparisonSet(histories: histories, window: window)
+                for i in (session * 25)..<(session * 25 + 25) where inputs[i].valid {
+                    naive[i] = set.percentile(label: inputs[i].label, latency: inputs[i].latency, minimumN: 5)
+                }
+                for i in (session * 25)..<(session * 25 + 25) where inputs[i].valid && !inputs[i].warmup {
+                    histories[inputs[i].label, default: []].append(inputs[i].latency)
+                }
+            }
+            #expect(fast == naive, "window \(window)")
+            #expect(fast.compactMap { $0 }.count > 2000)
+        }
+    }
 }
