@@ -1,20 +1,23 @@
 import ArgumentParser
 import Brainiac
 import Foundation
+import Spectral
 import Tables
 import ToolSupport
 
 extension ByteOrderChoice: ExpressibleByArgument {}
 extension GapHandling: ExpressibleByArgument {}
+extension IndicatorRuleSet: ExpressibleByArgument {}
 
 @main
 struct BTDecode: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bt-decode",
-        abstract: "Decode Brainiac EEG headband captures into samples, gaps and per-segment summaries.",
+        abstract: "Decode Brainiac EEG headband captures and re-compute what the SDK computed live.",
         discussion: """
         Reads raw captures (*.bin: the SDK's concatenated 20-byte notifications) and writes the tables \
-        recordings, samples, gaps and anomalies (see docs/bt-decode.md for every column). Lost packets, \
+        recordings, samples, gaps and anomalies, the SDK's 1-s FFT frames, baseline and indicators, and Welch \
+        band_power (see docs/bt-decode.md and docs/bt-decode-analysis.md for every column). Lost packets, \
         shifted packet boundaries, restarts and truncated tails are found by order-number continuity; every \
         byte is accounted for.
 
@@ -45,6 +48,43 @@ struct BTDecode: ParsableCommand {
     @Option(help: "Lost samples: sdk (concatenate received samples, as the SDK did) or fill (interpolate).")
     var gaps: GapHandling = .sdk
 
+    @Option(help: "Baseline start in seconds of received samples (ceil(s·250), rounded up to even; at least 11), or none.")
+    var baselineStartS = "11"
+
+    @Option(help: "Baseline start in received samples (overrides --baseline-start-s).")
+    var baselineStartSample: Int?
+
+    @Option(help: "Baseline delay D in samples: the baseline is taken at S + D.")
+    var baselineDelay = 2500
+
+    @Option(help: "Indicator rules: sdk (with the SDK's X4m quirk) or corrected.")
+    var indicatorRules: IndicatorRuleSet = .sdk
+
+    @Option(help: "band_power bands, name:lo-hi,... (default delta:1-4,theta:4-8,alpha:8-12,beta:12-30,gamma:30-45).")
+    var bands: String?
+
+    @Option(help: "band_power window length in seconds.")
+    var windowS = 10.0
+
+    /// The analysis options from the command line; a usage error (exit 64) when they cannot work.
+    func analysisOptions() throws -> AnalysisOptions {
+        do {
+            var options = AnalysisOptions(baselineDelay: baselineDelay, indicatorRules: indicatorRules, windowSeconds: windowS)
+            if let baselineStartSample {
+                options.baselineStart = AnalysisOptions.baselineStart(sample: baselineStartSample)
+            } else {
+                options.baselineStart = try AnalysisOptions.baselineStart(parsingSeconds: baselineStartS)
+            }
+            if let bands { options.bands = try FrequencyBand.parseList(bands) }
+            try options.validate()
+            return options
+        } catch let error as AnalysisOptionsError {
+            throw ToolError.usage(error.description)
+        } catch let error as FrequencyBandParseError {
+            throw ToolError.usage("--bands: \(error)")
+        }
+    }
+
     func validate() throws {
         guard orderStep >= 1 else { throw ValidationError("--order-step must be at least 1") }
         guard maxGap >= 0 else { throw ValidationError("--max-gap must not be negative") }
@@ -59,12 +99,14 @@ struct BTDecode: ParsableCommand {
         var gaps: String
         var sampling_rate_hz: Double
         var scaling_nv_per_count: Double
+        var analysis: AnalysisOptions
     }
 
     func run() throws {
         let runner = ToolRunner(tool: "bt-decode", quiet: output.quiet, keepGoing: output.keepGoing)
         try runner.run {
-            let out = try output.open(tableNames: CaptureTables.names, inputs: inputs)
+            let analysisOptions = try analysisOptions()
+            let out = try output.open(tableNames: CaptureTables.names + BrainiacAnalysis.tableNames, inputs: inputs)
             let options = CaptureDecoderOptions(orderStep: orderStep, maxGapSamples: maxGap,
                                                 splitSegments: !noSplit, gaps: gaps)
             let sizes = inputs.map { (try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? 0 }
@@ -73,10 +115,18 @@ struct BTDecode: ParsableCommand {
             var recordings: [Table] = [], gapTables: [Table] = [], anomalies: [Anomaly] = []
             var wroteSamples = false
             let pathWidth = inputs.map(\.utf8.count).max() ?? 0
+            var analysisTables: [String: Table] = [:]
             let failures = try runner.forEachInput(inputs, progress: progress) { path in
+                let analysis = BrainiacAnalysis(sourceFile: path, options: analysisOptions)
                 let decoded = try CaptureFile.decode(path, byteOrder: byteOrder, options: options, progress: progress) {
                     try out.write(CaptureTables.samples($0, sourceFile: path, sourceFileWidth: pathWidth))
+                    analysis.consume($0)
                     wroteSamples = true
+                }
+                analysis.finish()
+                for table in analysis.takeTables() {
+                    if analysisTables[table.name] == nil { analysisTables[table.name] = table }
+                    else { analysisTables[table.name]?.append(table) }
                 }
                 records.append(decoded.record)
                 recordings.append(decoded.recordings)
@@ -89,10 +139,13 @@ struct BTDecode: ParsableCommand {
                                                                                scoreLE: nil, scoreMixed: nil))
             try out.write(concatenated(gapTables) ?? CaptureTables.gaps([], sourceFile: ""))
             try out.write(Table.anomalies(anomalies))
+            let empty = BrainiacAnalysis(sourceFile: "", options: analysisOptions).tables
+            for table in empty { try out.write(analysisTables[table.name] ?? table) }
             let parameters = Parameters(byte_order: byteOrder.rawValue, order_step: orderStep,
                                         max_gap_samples: maxGap, split_segments: !noSplit, gaps: gaps.rawValue,
                                         sampling_rate_hz: Brainiac.samplingRate,
-                                        scaling_nv_per_count: BrainiacScaling.nanovoltsPerCount)
+                                        scaling_nv_per_count: BrainiacScaling.nanovoltsPerCount,
+                                        analysis: analysisOptions)
             try out.commit(provenance: runner.provenance(inputs: records,
                                                          parametersJSON: Provenance.encodeParameters(parameters)))
             try runner.finish(failures: failures)

@@ -119,4 +119,46 @@ struct BTDecodeCommandTests {
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("unknown preset purple"))
     }
+
+    @Test("bt-decode writes the SDK re-computation: the spec's §6.5 timeline through the command line")
+    func analysisTables() throws {
+        #expect(try TestSupport.run(synth, ["-o", path("v2.bin"), "-q"]).status == 0)
+        let result = try TestSupport.run(decode, [path("v2.bin"), "-o", path("v2"), "-q"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let out = try TestSupport.python("""
+        import sys, json, pandas as pd
+        d = sys.argv[1]
+        ind = pd.read_csv(d + "/indicators.csv")
+        base = pd.read_csv(d + "/baseline.csv")
+        frames = pd.read_csv(d + "/frames.csv")
+        bp = pd.read_csv(d + "/band_power.csv")
+        print(json.dumps({
+            "counters": ind["counter"].tolist(),
+            "x_ratio": [round(x, 4) for x in ind["x_ratio"]],
+            "y_ratio": [round(x, 4) for x in ind["y_ratio"]],
+            "zones": ind["zone"].tolist(), "percents": ind["percents"].tolist(), "colors": ind["colors"].tolist(),
+            "x0": base["x0_sdk"][0], "y0": base["y0_sdk"][0], "status": base["status"][0],
+            "frames": int(frames["frame"].nunique()), "rows": int(len(frames)),
+            "scopes": sorted(bp["scope"].unique().tolist()),
+        }))
+        """, [path("v2")])
+        let r = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        #expect(r["counters"] as? [Int] == [6250, 7500, 8750, 10000])
+        #expect(r["x_ratio"] as? [Double] == [0.5935, 0.4919, 0.4919, 0.4919])
+        #expect(r["y_ratio"] as? [Double] == [0.9721, 0.9652, 0.9652, 0.9652])
+        #expect(r["zones"] as? [Int] == [3, 3, 3, 3])
+        #expect(r["percents"] as? [Double] == [0.25, 1.0, 1.0, 1.0])
+        #expect(r["colors"] as? [String] == ["green", "green", "green", "green"])
+        #expect(abs((r["x0"] as? Double ?? 0) / 2.917376e6 - 1) < 1e-6)
+        #expect(abs((r["y0"] as? Double ?? 0) / 1.105575e6 - 1) < 1e-6)
+        #expect(r["status"] as? String == "ok")
+        #expect(r["frames"] as? Int == 40)
+        #expect(r["rows"] as? Int == 40 * 12)
+        #expect(r["scopes"] as? [String] == ["recording", "window"])
+        let early = try TestSupport.run(decode, [path("v2.bin"), "-o", path("e"), "--baseline-start-s", "5"])
+        #expect(early.status == 64)
+        #expect(early.stderr.contains("2750"))
+        let badBands = try TestSupport.run(decode, [path("v2.bin"), "-o", path("e"), "--bands", "alpha"])
+        #expect(badBands.status == 64)
+    }
 }
