@@ -1,3 +1,4 @@
+import Tables
 /// The input formats `rt-stats` reads.
 public enum InputFormat: String, Sendable, CaseIterable {
     /// `BrainTrackerResultsFile.csv`.

@@ -1,3 +1,4 @@
+import Tables
 /// One line of a results file read by the date-anchored grammar of spec §2: `[A,]DATE,LABEL,NUMBER[,E]`.
 public struct AnchoredRow: Sendable, Equatable {
     /// Field A: the text before the date without its final comma; `nil` when the date starts the line.

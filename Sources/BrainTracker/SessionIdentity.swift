@@ -1,3 +1,4 @@
+import Tables
 /// What a session ID says (spec §5.1): the comment and the local start time written with the Unicode pattern
 /// `YYYYMMDDHHmm` (week-based year, month, **day of year**, hour, minute) in the device's zone.
 public struct SessionIDStamp: Sendable, Equatable {

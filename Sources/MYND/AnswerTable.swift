@@ -96,11 +96,11 @@ extension QuestionnaireResult {
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
         // The sign of the stored zone was lost; the app writes UTC (0000).
         let storedZone = (zone / 100) * 60 + zone % 100
-        let days = LocalizedTime.daysFromCivil(year: year, month: month, day: day)
+        let days = CivilTime.days(year: year, month: month, day: day)
         let utcSeconds = days * 86_400 + hour * 3600 + minute * 60 + second - storedZone * 60
         let local = utcSeconds + offsetMinutes * 60
         let floorDays = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-        let date = LocalizedTime.civilFromDays(floorDays)
+        let date = CivilTime.date(days: floorDays)
         return zeroPadded(date.year, 4) + "-" + zeroPadded(date.month, 2) + "-" + zeroPadded(date.day, 2)
     }
 }

@@ -1,3 +1,4 @@
+import Tables
 /// The order of day, month and year in a localized date.
 public enum DateOrder: String, Sendable, Codable, CaseIterable {
     case mdy, dmy, ymd
@@ -121,37 +122,13 @@ public struct LocalizedTime: Sendable, Equatable {
     public func localSeconds(order: DateOrder) -> Double? {
         guard let year, let first, let second, let secondsOfDay, possibleOrders.contains(order) else { return nil }
         let (month, day) = order == .dmy ? (second, first) : (first, second)
-        return Double(LocalizedTime.daysFromCivil(year: year, month: month, day: day) * 86_400 + secondsOfDay)
+        return Double(CivilTime.days(year: year, month: month, day: day) * 86_400 + secondsOfDay)
     }
 
     /// The UTC instant as seconds since 1970 for a date order; `nil` without a zone or an unreadable part.
     public func utcSeconds(order: DateOrder) -> Double? {
         guard let offsetMinutes, let local = localSeconds(order: order) else { return nil }
         return local - Double(offsetMinutes * 60)
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    /// The civil date of a day count from 1970-01-01.
-    public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 48 && scalar.value <= 57 }

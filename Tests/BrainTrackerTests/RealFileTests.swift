@@ -1,3 +1,4 @@
+import Tables
 import BrainTracker
 import Foundation
 import Testing

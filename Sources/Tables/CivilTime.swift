@@ -1,5 +1,6 @@
-/// Proleptic Gregorian calendar arithmetic on seconds since 1970, without time zones or Foundation formatters
-/// (the app's dates are always UTC; local times carry an inferred fixed offset).
+/// Proleptic Gregorian calendar arithmetic on seconds since 1970, without time zones or Foundation formatters:
+/// the one piece of calendar code shared by the parsers that read wall-clock dates (BrainTracker, MYND,
+/// InteractLog).
 public enum CivilTime {
     /// Days since 1970-01-01 of a calendar date (Howard Hinnant's `days_from_civil`).
     public static func days(year: Int, month: Int, day: Int) -> Int {
