@@ -42,3 +42,5 @@ bench: release
 
 clean:
 	rm -rf .build $(OUT)
+
+include study.mk

@@ -1,0 +1,59 @@
+# Study pipelines (conventions §5; docs/pipelines.md): included from the top-level Makefile.
+#   make study STUDY=path OUT=path [BIN=folder of the tools] [-j N]
+#     one HDF5 output per input, OUT/<kind>/<path in the study>.h5 (or a <output>.failed stamp holding the
+#     tool's message), the study-level tables OUT/study/<kind>_<table>.csv merged from them, and
+#     OUT/study/summary.csv listing every input with its status. A second run does nothing; a changed input
+#     re-runs that input and its kind's merge only.
+#   make study-clean OUT=path     removes what `make study` wrote under OUT
+STUDY_SCRIPTS := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))/scripts
+STUDY_KINDS := brainiac interactlog braintracker mynd mindaffect
+STUDY_TOOL_NAMES := bt-decode ilog-parse rt-stats mynd-parse nt-analyze
+PYTHON ?= python3
+
+.PHONY: study study-clean
+
+ifneq ($(filter study,$(MAKECMDGOALS)),)
+ifeq ($(STUDY),)
+$(error make study needs STUDY=<study folder> (and OUT=<output folder>))
+endif
+ifeq ($(wildcard $(STUDY)),)
+$(error make study: the study folder $(STUDY) does not exist)
+endif
+STUDY_DEFAULT_BIN := $(abspath $(RELEASE))
+BIN ?= $(RELEASE)
+STUDY_BIN := $(abspath $(BIN))
+STUDY_OUT := $(abspath $(OUT))
+STUDY_TOOLS := $(addprefix $(STUDY_BIN)/,$(STUDY_TOOL_NAMES))
+STUDY_RUN := $(STUDY_SCRIPTS)/study-run.sh
+
+# Discovery runs every time (it is cheap): it (re)writes OUT/.study/rules.mk only when the plan changes.
+STUDY_DISCOVERY := $(shell $(PYTHON) $(STUDY_SCRIPTS)/study_discover.py make '$(abspath $(STUDY))' '$(STUDY_OUT)' '$(STUDY_BIN)' && echo ok)
+ifneq ($(STUDY_DISCOVERY),ok)
+$(error make study: discovering the inputs of $(STUDY) failed)
+endif
+include $(STUDY_OUT)/.study/rules.mk
+
+study: $(STUDY_OUT)/study/summary.csv
+
+$(STUDY_OUT)/study/summary.csv: $(foreach k,$(STUDY_KINDS),$(STUDY_OUT)/study/.$(k).merged)
+	@$(PYTHON) $(STUDY_SCRIPTS)/study_merge.py summary $(STUDY_OUT)
+
+define STUDY_MERGE_RULE
+$(STUDY_OUT)/study/.$(1).merged: $(STUDY_OUT)/.study/$(1).list $$(STUDY_RESULTS_$(1))
+	@$(PYTHON) $(STUDY_SCRIPTS)/study_merge.py kind $(STUDY_OUT) $(1)
+	@touch $$@
+endef
+$(foreach k,$(STUDY_KINDS),$(eval $(call STUDY_MERGE_RULE,$(k))))
+
+# The tools are order-only prerequisites: built when missing, a rebuild does not re-run the study.
+ifeq ($(STUDY_BIN),$(STUDY_DEFAULT_BIN))
+$(STUDY_TOOLS) &:
+	$(SWIFT) build -c release
+else
+$(STUDY_TOOLS):
+	@echo "make study: $@ not found (build the tools, or give BIN=<folder of the built tools>)" >&2; exit 1
+endif
+endif
+
+study-clean:
+	rm -rf $(OUT)/study $(OUT)/.study $(addprefix $(OUT)/,$(STUDY_KINDS))
