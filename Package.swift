@@ -67,5 +67,6 @@ let package = Package(
         .testTarget(name: "BrainTrackerTests", dependencies: ["BrainTracker", "TestSupport"]),
         .testTarget(name: "MYNDTests", dependencies: ["MYND", "TestSupport"]),
         .testTarget(name: "MindAffectTests", dependencies: ["MindAffect", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["TestSupport"]),
     ]
 )
