@@ -115,19 +115,17 @@ struct BTDecode: ParsableCommand {
             var recordings: [Table] = [], gapTables: [Table] = [], anomalies: [Anomaly] = []
             var wroteSamples = false
             let pathWidth = inputs.map(\.utf8.count).max() ?? 0
-            var analysisTables: [String: Table] = [:]
             let failures = try runner.forEachInput(inputs, progress: progress) { path in
                 let analysis = BrainiacAnalysis(sourceFile: path, options: analysisOptions)
                 let decoded = try CaptureFile.decode(path, byteOrder: byteOrder, options: options, progress: progress) {
                     try out.write(CaptureTables.samples($0, sourceFile: path, sourceFileWidth: pathWidth))
                     analysis.consume($0)
+                    // Analysis rows go out as they come, so memory stays bounded for long captures.
+                    for table in analysis.takeTables() where table.rowCount > 0 { try out.write(table) }
                     wroteSamples = true
                 }
                 analysis.finish()
-                for table in analysis.takeTables() {
-                    if analysisTables[table.name] == nil { analysisTables[table.name] = table }
-                    else { analysisTables[table.name]?.append(table) }
-                }
+                for table in analysis.takeTables() where table.rowCount > 0 { try out.write(table) }
                 records.append(decoded.record)
                 recordings.append(decoded.recordings)
                 gapTables.append(CaptureTables.gaps(decoded.events, sourceFile: path))
@@ -139,8 +137,8 @@ struct BTDecode: ParsableCommand {
                                                                                scoreLE: nil, scoreMixed: nil))
             try out.write(concatenated(gapTables) ?? CaptureTables.gaps([], sourceFile: ""))
             try out.write(Table.anomalies(anomalies))
-            let empty = BrainiacAnalysis(sourceFile: "", options: analysisOptions).tables
-            for table in empty { try out.write(analysisTables[table.name] ?? table) }
+            // Tables no input gave rows to still exist, with their columns (an empty batch adds nothing otherwise).
+            for table in BrainiacAnalysis(sourceFile: "", options: analysisOptions).tables { try out.write(table) }
             let parameters = Parameters(byte_order: byteOrder.rawValue, order_step: orderStep,
                                         max_gap_samples: maxGap, split_segments: !noSplit, gaps: gaps.rawValue,
                                         sampling_rate_hz: Brainiac.samplingRate,
