@@ -27,11 +27,15 @@ STUDY_TOOLS := $(addprefix $(STUDY_BIN)/,$(STUDY_TOOL_NAMES))
 STUDY_RUN := $(STUDY_SCRIPTS)/study-run.sh
 
 # Discovery runs every time (it is cheap): it (re)writes OUT/.study/rules.mk only when the plan changes.
-STUDY_DISCOVERY := $(shell $(PYTHON) $(STUDY_SCRIPTS)/study_discover.py make '$(abspath $(STUDY))' '$(STUDY_OUT)' '$(STUDY_BIN)' && echo ok)
-ifneq ($(STUDY_DISCOVERY),ok)
+# It prints `ok` and the outputs whose <output>.failed stamp is newer than the input: their result is the stamp.
+STUDY_DISCOVERY := $(shell $(PYTHON) $(STUDY_SCRIPTS)/study_discover.py make '$(abspath $(STUDY))' '$(STUDY_OUT)' '$(STUDY_BIN)')
+ifneq ($(firstword $(STUDY_DISCOVERY)),ok)
 $(error make study: discovering the inputs of $(STUDY) failed)
 endif
+STUDY_FAILED := $(wordlist 2,$(words $(STUDY_DISCOVERY)),$(STUDY_DISCOVERY))
 include $(STUDY_OUT)/.study/rules.mk
+$(foreach k,$(STUDY_KINDS),$(eval STUDY_RESULTS_$(k) := $(filter-out $(STUDY_FAILED),$(STUDY_OUTPUTS_$(k))) \
+  $(addsuffix .failed,$(filter $(STUDY_FAILED),$(STUDY_OUTPUTS_$(k))))))
 
 study: $(STUDY_OUT)/study/summary.csv
 

@@ -2,12 +2,12 @@
 """Finds the inputs of each kind in a study folder and plans one output per input (conventions §5).
 
 Used by `study.mk` (`make study`) and by `workflow/Snakefile`. For make it writes, under OUT/.study/:
-  rules.mk          one rule per input that must (re)run, the result lists per kind
+  rules.mk          one rule per input, the outputs per kind (rewritten only when the set of inputs changes)
   <kind>.list       the kind's inputs, one `relative path<TAB>output` a line (rewritten only when it changes)
   inputs/<kind>/…   symlinks with make-safe names to the real inputs (file names may hold spaces and parentheses,
                     which make cannot name; make follows the symlinks for the inputs' modification times)
-An input whose `<output>.failed` stamp is newer than the input (and its companions) has no rule: its result is the
-stamp itself, so the next run is a no-op until that input changes.
+It prints `ok` and the outputs of the inputs whose `<output>.failed` stamp is newer than the input (and its
+companions): for those make takes the stamp as the result, so the next run is a no-op until that input changes.
 
 Usage: study_discover.py make STUDY OUT BIN    (writes the files above)
        study_discover.py list STUDY            (prints `kind<TAB>relative path` lines)
@@ -149,27 +149,26 @@ def write_make_rules(study, out, bin_dir):
     write_lists(study, out, entries)
     links_root = os.path.join(out, ".study", "inputs")
     wanted = set()
-    rules, results = [], {k: [] for k in KINDS}
+    rules, outputs, fresh_failed = [], {k: [] for k in KINDS}, []
     for kind, rel, ident, companions in entries:
         tool, extra = TOOLS[kind]
         output = output_path(out, kind, ident)
         sources = [os.path.join(study, rel)] + [os.path.join(study, c) for c in companions]
         if failed_is_fresh(output + ".failed", sources):
-            results[kind].append(output + ".failed")
-            continue
+            fresh_failed.append(output)
         prereqs = []
         for i, source in enumerate(sources):
             name = os.path.join(links_root, kind, ident + ("" if i == 0 else f".companion{i}"))
             link(source, name)
             wanted.add(name)
             prereqs.append(name)
-        results[kind].append(output)
+        outputs[kind].append(output)
         args = " ".join(sh_quote(a) for a in extra)
         rules.append(
             f"{output}: {' '.join(prereqs)} | $(STUDY_TOOLS)\n"
             f"\t@$(STUDY_RUN) {sh_quote(bin_dir + '/' + tool)} {make_quote(sh_quote(study))} "
             f"{make_quote(sh_quote(rel))} {output} {make_quote(args)}\n")
-    # Drop symlinks of inputs that are gone or no longer need a rule.
+    # Drop symlinks of inputs that are gone.
     if os.path.isdir(links_root):
         for folder, _, files in os.walk(links_root):
             for name in files:
@@ -178,15 +177,17 @@ def write_make_rules(study, out, bin_dir):
                     os.remove(path)
     text = ["# Written by scripts/study_discover.py; do not edit.\n"]
     for kind in KINDS:
-        text.append(f"STUDY_RESULTS_{kind} := {' '.join(results[kind])}\n")
+        text.append(f"STUDY_OUTPUTS_{kind} := {' '.join(outputs[kind])}\n")
     text.append("\n")
     text.extend(rules)
     write_if_changed(os.path.join(out, ".study", "rules.mk"), "".join(text))
+    return fresh_failed
 
 
 def main(argv):
     if len(argv) == 5 and argv[1] == "make":
-        write_make_rules(argv[2], argv[3], os.path.abspath(argv[4]))
+        fresh_failed = write_make_rules(argv[2], argv[3], os.path.abspath(argv[4]))
+        print(" ".join(["ok"] + fresh_failed))
     elif len(argv) == 3 and argv[1] == "list":
         for kind, rel in discover(argv[2]):
             print(f"{kind}\t{rel}")
