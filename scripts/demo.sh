@@ -25,8 +25,8 @@ if [ ${#rt[@]} -gt 0 ]; then
 fi
 mynd=(SampleData/mynd/q_*.json SampleData/mynd/r_*.hdf)
 if [ ${#mynd[@]} -gt 0 ]; then
-    run "$bin/mynd-parse" "${mynd[@]}" -o "$out/mynd.h5"
-    run "$bin/mynd-parse" "${mynd[@]}" -o "$out/mynd" -q
+    run "$bin/mynd-parse" "${mynd[@]}" --definitions SampleData/mynd/definitions -o "$out/mynd.h5"
+    run "$bin/mynd-parse" "${mynd[@]}" --definitions SampleData/mynd/definitions -o "$out/mynd" -q
 fi
 nt=(SampleData/mindaffect/*.txt)
 if [ ${#nt[@]} -gt 0 ]; then
