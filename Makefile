@@ -27,6 +27,7 @@ demo: release
 
 # Man pages (ArgumentParser's generate-manual plugin) and shell completions, from the same definitions.
 man: release
+	@mkdir -p docs/man
 	$(SWIFT) package --allow-writing-to-package-directory generate-manual --output-directory docs/man
 
 completions: release
