@@ -4,11 +4,17 @@
 #     tool's message), the study-level tables OUT/study/<kind>_<table>.csv merged from them, and
 #     OUT/study/summary.csv listing every input with its status. A second run does nothing; a changed input
 #     re-runs that input and its kind's merge only.
-#   make study-clean OUT=path     removes what `make study` wrote under OUT
+#   make study-clean OUT=path     removes what `make study` wrote under OUT (default out/study-run)
 STUDY_SCRIPTS := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))/scripts
 STUDY_KINDS := brainiac interactlog braintracker mynd mindaffect
 STUDY_TOOL_NAMES := bt-decode ilog-parse rt-stats mynd-parse nt-analyze
 PYTHON ?= python3
+# Without OUT= on the command line (or in the environment), the study goes to out/study-run, away from `make demo`.
+ifeq ($(origin OUT),file)
+STUDY_OUT_DIR := $(OUT)/study-run
+else
+STUDY_OUT_DIR := $(OUT)
+endif
 
 .PHONY: study study-clean
 
@@ -22,7 +28,7 @@ endif
 STUDY_DEFAULT_BIN := $(abspath $(RELEASE))
 BIN ?= $(RELEASE)
 STUDY_BIN := $(abspath $(BIN))
-STUDY_OUT := $(abspath $(OUT))
+STUDY_OUT := $(abspath $(STUDY_OUT_DIR))
 STUDY_TOOLS := $(addprefix $(STUDY_BIN)/,$(STUDY_TOOL_NAMES))
 STUDY_RUN := $(STUDY_SCRIPTS)/study-run.sh
 
@@ -60,4 +66,4 @@ endif
 endif
 
 study-clean:
-	rm -rf $(OUT)/study $(OUT)/.study $(addprefix $(OUT)/,$(STUDY_KINDS))
+	rm -rf $(STUDY_OUT_DIR)/study $(STUDY_OUT_DIR)/.study $(addprefix $(STUDY_OUT_DIR)/,$(STUDY_KINDS))

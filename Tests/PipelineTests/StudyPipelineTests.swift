@@ -216,4 +216,33 @@ struct StudyPipelineTests {
         #expect((again.stdout + again.stderr).contains("Nothing to be done"), "\(again.stderr)")
         #expect(Self.mtimes(viaSnakemake) == before)
     }
+
+    @Test("Each tool given several files with --keep-going processes the rest and lists the broken one at the end with its reason")
+    func keepGoing() throws {
+        let folder = TestSupport.temporaryFolder()
+        let tools = ["brainiac": "bt-decode", "interactlog": "ilog-parse", "braintracker": "rt-stats",
+                     "mynd": "mynd-parse", "mindaffect": "nt-analyze"]
+        for bad in Self.broken {
+            let tool = try #require(tools[bad.kind])
+            let good = try #require(Self.good.first { $0.kind == bad.kind })
+            let goodPath = Self.repo.appendingPathComponent("SampleData").appendingPathComponent(good.source).path
+            let badPath = folder.appendingPathComponent(bad.kind + "-" + URL(fileURLWithPath: bad.target).lastPathComponent).path
+            try Data(bad.content.utf8).write(to: URL(fileURLWithPath: badPath))
+            let output = folder.appendingPathComponent(tool + ".h5").path
+            let run = try TestSupport.run(TestSupport.executable(tool), [badPath, goodPath, "-o", output, "--keep-going"])
+            #expect(run.status == 65, "\(tool): \(run.stderr)")
+            let tail = run.stderr.components(separatedBy: "failed inputs:").last ?? ""
+            #expect(run.stderr.contains("failed inputs:") && tail.contains("  \(badPath): "), "\(tool): \(run.stderr)")
+            let sources = try TestSupport.python("""
+            import sys, h5py
+            seen = set()
+            with h5py.File(sys.argv[1], "r") as f:
+                for name, g in f.items():
+                    if isinstance(g, h5py.Group) and "source_file" in g:
+                        seen.update(x.decode() if isinstance(x, bytes) else x for x in g["source_file"][()])
+            print("\\n".join(sorted(seen)))
+            """, [output])
+            #expect(sources.split(separator: "\n").map(String.init) == [goodPath], "\(tool): \(sources)")
+        }
+    }
 }
