@@ -215,6 +215,21 @@ struct StudyPipelineTests {
         #expect(again.status == 0)
         #expect((again.stdout + again.stderr).contains("Nothing to be done"), "\(again.stderr)")
         #expect(Self.mtimes(viaSnakemake) == before)
+
+        // A changed input (Snakemake compares contents, not only times) re-runs that input only.
+        let fixed = Self.broken[0]
+        try FileManager.default.removeItem(at: study.appendingPathComponent(fixed.target))
+        try FileManager.default.copyItem(at: Self.repo.appendingPathComponent("SampleData/brainiac/clean_v2.bin"),
+                                         to: study.appendingPathComponent(fixed.target))
+        let third = try TestSupport.run("/usr/bin/env", arguments)
+        #expect(third.status == 0, "\(third.stderr)")
+        let output = Self.outputPath(viaSnakemake, kind: fixed.kind, target: fixed.target)
+        #expect(FileManager.default.fileExists(atPath: output.path))
+        #expect(!FileManager.default.fileExists(atPath: output.path + ".failed"))
+        #expect(try Self.summary(viaSnakemake).filter { $0[2] == "failed" }.count == Self.broken.count - 1)
+        let after = Self.mtimes(viaSnakemake)
+        let rewritten = after.keys.filter { after[$0] != before[$0] && ($0.hasSuffix(".h5") || $0.hasSuffix(".failed")) }
+        #expect(rewritten == [fixed.kind + "/" + fixed.target + ".h5"], "\(rewritten)")
     }
 
     @Test("Each tool given several files with --keep-going processes the rest and lists the broken one at the end with its reason")
