@@ -34,5 +34,5 @@ print(f"bt-decode, uncompressed HDF5 : {c0:.3f} s  ({size / c0 / 1e6:.0f} MB/s)"
 print(f"bt-decode, --compression 1   : {c1:.3f} s  ({size / c1 / 1e6:.0f} MB/s)")
 print(f"numpy + h5py reference       : {py:.3f} s")
 print(f"ratio (reference / bt-decode uncompressed): {py / c0:.1f}x")
-print(f"peak memory, 10-hour capture (180 MB): {peak / 1024:.1f} MB")
+print(f"peak memory, 10-hour capture (90 MB): {peak / 1024:.1f} MB")
 PY

@@ -77,6 +77,9 @@ public final class HDF5Group: HDF5Location {
 
 /// An open HDF5 file; its root group is the file itself.
 public final class HDF5File: HDF5Location {
+    /// Bytes of chunk cache per open dataset of a file being written.
+    public static let chunkCacheBytes = 520 * 1024
+
     /// Creates (truncating) a file whose root group records no times, readable by HDF5 1.8 and 1.10.
     public static func create(path filePath: String) throws(HDF5Error) -> HDF5File {
         _ = HDF5Library.silenced
@@ -85,6 +88,19 @@ public final class HDF5File: HDF5Location {
         let fapl = try HDF5PropertyList(bb_H5P_FILE_ACCESS(), "file access")
         try HDF5Library.check(H5Pset_libver_bounds(fapl.id, H5F_LIBVER_V18, H5F_LIBVER_V110),
                               "set library version bounds for \(filePath)")
+        // Writers append in order, so each dataset's chunk cache needs room for the one chunk being filled
+        // (at most 65,536 rows × 8 bytes); the 1 MB default per dataset adds up over many open columns.
+        try HDF5Library.check(H5Pset_cache(fapl.id, 0, 101, chunkCacheBytes, 1.0),
+                              "set the chunk cache for \(filePath)")
+        // A small metadata cache: written files are not read back while open.
+        var metadata = H5AC_cache_config_t()
+        metadata.version = 1  // H5AC__CURR_CACHE_CONFIG_VERSION
+        try HDF5Library.check(H5Pget_mdc_config(fapl.id, &metadata), "read the metadata cache settings")
+        metadata.set_initial_size = true
+        metadata.initial_size = 1 << 20
+        metadata.min_size = 1 << 20
+        metadata.max_size = 4 << 20
+        try HDF5Library.check(H5Pset_mdc_config(fapl.id, &metadata), "set the metadata cache for \(filePath)")
         let file = try HDF5Library.check(H5Fcreate(filePath, bb_H5F_ACC_TRUNC(), fcpl.id, fapl.id),
                                          "create file \(filePath)")
         return HDF5File(id: file, path: "/", fileName: filePath)

@@ -24,6 +24,9 @@ public class HDF5Object {
 enum HDF5Library {
     static let silenced: Bool = {
         bb_H5_silence_errors()
+        // Cap HDF5's internal free lists (1 MB per kind, 4 MB in all), which otherwise keep every block they
+        // ever held, so memory stays bounded over long streamed outputs.
+        _ = H5set_free_list_limits(4 << 20, 1 << 20, 4 << 20, 1 << 20, 4 << 20, 1 << 20)
         return true
     }()
 

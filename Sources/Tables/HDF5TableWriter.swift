@@ -9,7 +9,7 @@ final class HDF5TableWriter: TableSink {
     private var order: [String] = []
 
     /// Rows per chunk for a table whose first batch has `rows` rows.
-    static func chunkRows(forFirstBatch rows: Int) -> Int { min(max(rows, 1), 65_536) }
+    static func chunkRows(forFirstBatch rows: Int) -> Int { min(max(rows, 4096), 65_536) }
 
     init(path: String, compression: Int) throws(TableOutputError) {
         self.path = path
