@@ -23,6 +23,7 @@ static inline hid_t bb_H5T_NATIVE_FLOAT(void) { return H5T_NATIVE_FLOAT; }
 static inline hid_t bb_H5T_NATIVE_DOUBLE(void) { return H5T_NATIVE_DOUBLE; }
 static inline hid_t bb_H5T_C_S1(void) { return H5T_C_S1; }
 static inline hid_t bb_H5T_STD_I8LE(void) { return H5T_STD_I8LE; }
+static inline hid_t bb_H5T_STD_U8LE(void) { return H5T_STD_U8LE; }
 static inline hid_t bb_H5T_STD_I32LE(void) { return H5T_STD_I32LE; }
 static inline hid_t bb_H5T_STD_I64LE(void) { return H5T_STD_I64LE; }
 static inline hid_t bb_H5T_IEEE_F32LE(void) { return H5T_IEEE_F32LE; }

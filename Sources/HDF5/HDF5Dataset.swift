@@ -51,6 +51,40 @@ public final class HDF5Dataset: HDF5Object {
         return HDF5Dataset(id: dataset, path: datasetPath)
     }
 
+    /// Creates a fixed-size N-dimensional numeric dataset and writes all of `values` (row-major), chunked along
+    /// the first dimension and deflated at `deflateLevel` (shuffle on integers).
+    public static func createArray<T>(in location: HDF5Location, name: String, type: HDF5ElementType,
+                                      dimensions: [Int], values: [T], deflateLevel: Int) throws(HDF5Error) -> HDF5Dataset {
+        let datasetPath = HDF5Location.join(location.path, name)
+        guard !dimensions.isEmpty, dimensions.reduce(1, *) == values.count, type != .string else {
+            throw HDF5Error("create dataset \(datasetPath)", detail: "dimensions do not match the values")
+        }
+        let space = try HDF5Dataspace(dimensions: dimensions.map { UInt64($0) })
+        let dcpl = try HDF5PropertyList(bb_H5P_DATASET_CREATE(), "dataset creation")
+        try HDF5Library.check(H5Pset_obj_track_times(dcpl.id, false), "turn off time tracking for \(datasetPath)")
+        if values.count > 0 {
+            let rowSize = max(1, dimensions.dropFirst().reduce(1, *))
+            var chunk = dimensions.map { hsize_t(max(1, $0)) }
+            chunk[0] = hsize_t(max(1, min(dimensions[0], max(1, (1 << 18) / rowSize))))
+            try HDF5Library.check(H5Pset_chunk(dcpl.id, Int32(chunk.count), &chunk), "set chunking for \(datasetPath)")
+            if deflateLevel > 0 {
+                if type.isInteger { try HDF5Library.check(H5Pset_shuffle(dcpl.id), "set shuffle for \(datasetPath)") }
+                try HDF5Library.check(H5Pset_deflate(dcpl.id, UInt32(min(9, deflateLevel))), "set deflate for \(datasetPath)")
+            }
+        }
+        let dataset = try HDF5Library.check(
+            H5Dcreate2(location.id, name, type.fileType, space.id, bb_H5P_DEFAULT(), dcpl.id, bb_H5P_DEFAULT()),
+            "create dataset \(datasetPath)")
+        let created = HDF5Dataset(id: dataset, path: datasetPath)
+        if values.count > 0 {
+            let status = values.withUnsafeBytes {
+                H5Dwrite(dataset, type.nativeType, bb_H5S_ALL(), bb_H5S_ALL(), bb_H5P_DEFAULT(), $0.baseAddress)
+            }
+            try HDF5Library.check(status, "write \(datasetPath)")
+        }
+        return created
+    }
+
     /// The current dimensions.
     public var dimensions: [UInt64] {
         let space = HDF5Dataspace(adopting: H5Dget_space(id), path: path)

@@ -4,6 +4,8 @@ import CHDF5
 public enum HDF5ElementType: Sendable, Equatable {
     /// 8-bit signed integers (`H5T_NATIVE_INT8` in memory, `H5T_STD_I8LE` in the file).
     case int8
+    /// 8-bit unsigned integers (`H5T_NATIVE_UINT8` / `H5T_STD_U8LE`).
+    case uint8
     /// 32-bit signed integers (`H5T_NATIVE_INT32` / `H5T_STD_I32LE`).
     case int32
     /// 64-bit signed integers (`H5T_NATIVE_INT64` / `H5T_STD_I64LE`).
@@ -22,6 +24,7 @@ public enum HDF5ElementType: Sendable, Equatable {
     var nativeType: hid_t {
         switch self {
         case .int8: bb_H5T_NATIVE_INT8()
+        case .uint8: bb_H5T_NATIVE_UINT8()
         case .int32: bb_H5T_NATIVE_INT32()
         case .int64: bb_H5T_NATIVE_INT64()
         case .float32: bb_H5T_NATIVE_FLOAT()
@@ -34,6 +37,7 @@ public enum HDF5ElementType: Sendable, Equatable {
     var fileType: hid_t {
         switch self {
         case .int8: bb_H5T_STD_I8LE()
+        case .uint8: bb_H5T_STD_U8LE()
         case .int32: bb_H5T_STD_I32LE()
         case .int64: bb_H5T_STD_I64LE()
         case .float32: bb_H5T_IEEE_F32LE()
@@ -43,7 +47,7 @@ public enum HDF5ElementType: Sendable, Equatable {
     }
 
     /// Whether values are integers (the shuffle filter helps those).
-    public var isInteger: Bool { self == .int8 || self == .int32 || self == .int64 }
+    public var isInteger: Bool { self == .int8 || self == .uint8 || self == .int32 || self == .int64 }
 }
 
 /// A variable-length UTF-8 string type, closed when released.

@@ -61,6 +61,43 @@ final class HDF5TableWriter: TableSink {
         order.append(batch.name)
     }
 
+    private var arrayGroups: [String: HDF5Group] = [:]
+    private var arrays: [HDF5Dataset] = []
+
+    func writeArray(_ array: ArrayDataset) throws(TableOutputError) {
+        do {
+            var parent: HDF5Location = file
+            var prefix = ""
+            let parts = ("arrays/" + array.path).split(separator: "/").map(String.init)
+            for part in parts.dropLast() {
+                prefix += "/" + part
+                if let group = arrayGroups[prefix] { parent = group; continue }
+                let group = parent.contains(part) ? try parent.openGroup(part) : try parent.createGroup(part)
+                arrayGroups[prefix] = group
+                parent = group
+            }
+            let name = parts.last ?? array.path
+            let dataset: HDF5Dataset
+            switch array.values {
+            case .uint8(let v):
+                dataset = try HDF5Dataset.createArray(in: parent, name: name, type: .uint8, dimensions: array.dimensions,
+                                                      values: v, deflateLevel: compression)
+            case .int32(let v):
+                dataset = try HDF5Dataset.createArray(in: parent, name: name, type: .int32, dimensions: array.dimensions,
+                                                      values: v, deflateLevel: compression)
+            case .float32(let v):
+                dataset = try HDF5Dataset.createArray(in: parent, name: name, type: .float32, dimensions: array.dimensions,
+                                                      values: v, deflateLevel: compression)
+            }
+            try dataset.setAttribute("dimension_names", .strings(array.dimensionNames))
+            try dataset.setAttribute("unit", .string(array.unit))
+            if let description = array.description { try dataset.setAttribute("description", .string(description)) }
+            arrays.append(dataset)
+        } catch {
+            throw .io(path: path, reason: error.description)
+        }
+    }
+
     static func elementType(_ column: Column) -> HDF5ElementType {
         if case .string(let values) = column.values, let width = column.fixedWidth {
             let longest = values.reduce(0) { max($0, $1?.utf8.count ?? 0) }
@@ -110,6 +147,7 @@ final class HDF5TableWriter: TableSink {
             // Close datasets in table order: closing flushes chunks and so allocates file space, and a
             // dictionary's order changes from run to run.
             for name in order { tables[name] = nil }
+            arrays.removeAll()
             try file.flush()
         } catch {
             throw .io(path: path, reason: error.description)

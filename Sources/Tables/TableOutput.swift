@@ -57,6 +57,12 @@ public final class TableOutput {
         try sink.append(batch)
     }
 
+    /// Writes an N-dimensional array under `/arrays/` in HDF5; CSV outputs skip it.
+    public func writeArray(_ array: ArrayDataset) throws(TableOutputError) {
+        guard let sink else { return }
+        try sink.writeArray(array)
+    }
+
     /// Finishes the files with the provenance and moves them into place.
     public func commit(provenance: Provenance) throws(TableOutputError) {
         guard let sink else { return }

@@ -136,6 +136,11 @@ struct Analyze: ParsableCommand {
             for build in builders {
                 for analysis in analyses { try out.write(build(analysis)) }
             }
+            // HDF5 also holds the matrices under /arrays/ (one subgroup per file when there are several).
+            for (index, analysis) in analyses.enumerated() {
+                let prefix = analyses.count == 1 ? "" : "file\(index + 1)"
+                for array in AnalysisArrays.arrays(analysis, prefix: prefix) { try out.writeArray(array) }
+            }
             let parameters = Parameters(clock: clock.rawValue, iti_ms: itiMs, timestamp_rule: timestamps.rawValue,
                                         heartbeat_gap_ms: heartbeatGapMs, codes: codes, skip_bad_lines: skipBadLines)
             try out.commit(provenance: runner.provenance(inputs: records,

@@ -221,3 +221,32 @@ struct FixedWidthStringTests {
         #expect(out.trimmingCharacters(in: .whitespacesAndNewlines) == "|S9 ['a.bin', 'a.bin', 'bb/ü.bin', '']")
     }
 }
+
+@Suite("N-dimensional arrays")
+struct ArrayDatasetTests {
+    @Test("An array is written under /arrays/ with its dimension names; CSV skips it; bad shapes are refused")
+    func array() throws {
+        #expect(ArrayDataset(path: "x", dimensions: [2, 2], dimensionNames: ["a", "b"], values: .uint8([1, 2, 3])) == nil)
+        let folder = TestSupport.temporaryFolder()
+        let path = folder.appendingPathComponent("a.h5").path
+        let output = try TableOutput(destination: .hdf5(path: path), tableNames: ["t"])
+        try output.write(Table("t", [.int32("n", [1])]))
+        let array = try #require(ArrayDataset(path: "sub/m", dimensions: [3, 2], dimensionNames: ["time", "channel"],
+                                              unit: "µV", values: .float32([1, 2, 3, 4, 5, 6])))
+        try output.writeArray(array)
+        try output.commit(provenance: provenanceForTests())
+        let out = try TestSupport.python("""
+        import sys, h5py
+        d = h5py.File(sys.argv[1])["arrays/sub/m"]
+        print(d.shape, d.dtype, list(d.attrs["dimension_names"]), d.attrs["unit"], d[()].tolist())
+        """, [path])
+        #expect(out.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "(3, 2) float32 ['time', 'channel'] µV [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]")
+        let csv = try TableOutput(destination: .csvFolder(path: folder.appendingPathComponent("c").path), tableNames: ["t"])
+        try csv.write(Table("t", [.int32("n", [1])]))
+        try csv.writeArray(array)
+        try csv.commit(provenance: provenanceForTests())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("c").path).sorted()
+                == ["provenance.json", "t.csv"])
+    }
+}
