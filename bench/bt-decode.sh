@@ -11,15 +11,7 @@ trap 'rm -rf "$work"' EXIT
 "$bin/bt-synth" -o "$work/10h.bin" --duration-s 36000 --noise-uv 10 --seed 2 -q
 size=$(stat -c %s "$work/1h.bin")
 
-best() {  # best of 3 wall times in seconds
-    local best=999
-    for _ in 1 2 3; do
-        local start end
-        start=$(date +%s.%N); "$@" >/dev/null 2>&1; end=$(date +%s.%N)
-        best=$(python3 -c "print(min($best, $end - $start))")
-    done
-    echo "$best"
-}
+source bench/timing.sh
 
 swift_c1=$(best "$bin/bt-decode" "$work/1h.bin" -o "$work/swift.h5" -q)
 swift_c0=$(best "$bin/bt-decode" "$work/1h.bin" -o "$work/swift0.h5" --compression 0 -q)

@@ -13,15 +13,7 @@ python3 bench/ilog-parse_generate.py "$work/logs" "$count"
 mapfile -d '' logs < <(find "$work/logs" -name '*.txt' -print0 | sort -z)
 size=$(cat "${logs[@]}" | wc -c)
 
-best() {  # best of 3 wall times in seconds
-    local best=999
-    for _ in 1 2 3; do
-        local start end
-        start=$(date +%s.%N); "$@" >/dev/null 2>&1; end=$(date +%s.%N)
-        best=$(python3 -c "print(min($best, $end - $start))")
-    done
-    echo "$best"
-}
+source bench/timing.sh
 
 swift_h5=$(best "$bin/ilog-parse" "${logs[@]}" -o "$work/swift.h5" -q)
 swift_csv=$(best "$bin/ilog-parse" "${logs[@]}" -o "$work/swift-csv" -q)

@@ -13,8 +13,7 @@ SIZE=$(wc -c < "$INPUT")
 swift build -c release --scratch-path "$SCRATCH" --product nt-analyze > /dev/null
 TOOL="$SCRATCH/release/nt-analyze"
 
-seconds() { python3 -c 'import sys,time,subprocess; t=time.perf_counter(); subprocess.run(sys.argv[1:], check=True); print(f"{time.perf_counter()-t:.3f}")' "$@"; }
-best() { b=""; for _ in 1 2 3; do s=$(seconds "$@"); if [ -z "$b" ] || python3 -c "import sys; sys.exit(0 if $s < $b else 1)"; then b=$s; fi; done; echo "$b"; }
+source bench/timing.sh
 
 SWIFT_H5=$(best "$TOOL" "$INPUT" -o "$WORK/swift.h5" -q)
 SWIFT_CSV=$(best "$TOOL" "$INPUT" -o "$WORK/swift_csv" -q)

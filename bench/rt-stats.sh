@@ -14,15 +14,7 @@ input="$work/BrainTrackerResultsFile.csv"
 size=$(wc -c < "$input")
 rows=$(tr '\r' '\n' < "$input" | wc -l)
 
-best() {  # best of 3 wall times in seconds
-    local best=999
-    for _ in 1 2 3; do
-        local start end
-        start=$(date +%s.%N); "$@" >/dev/null 2>&1; end=$(date +%s.%N)
-        best=$(python3 -c "print(min($best, $end - $start))")
-    done
-    echo "$best"
-}
+source bench/timing.sh
 
 swift_h5=$(best "$bin/rt-stats" "$input" -o "$work/swift.h5" -q)
 swift_csv=$(best "$bin/rt-stats" "$input" -o "$work/swift-csv" -q)
