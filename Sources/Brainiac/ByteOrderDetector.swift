@@ -56,16 +56,10 @@ public enum ByteOrderDetector {
         var total = 0.0
         var count = 0
         for (previous, next) in zip(samples, samples.dropFirst()) where previous.segment == next.segment {
-            let step = abs(next.nanovolts - previous.nanovolts)
-            total += step.sum()
+            let step = next.nanovolts - previous.nanovolts
+            total += step.replacing(with: -step, where: step .< 0).sum()
             count += 4
         }
         return count > 0 ? total / Double(count) / 1000 : .infinity
     }
 }
-
-extension SIMD4 where Scalar == Double {
-    fileprivate static func abs(_ value: SIMD4<Double>) -> SIMD4<Double> { value.replacing(with: -value, where: value .< 0) }
-}
-
-private func abs(_ value: SIMD4<Double>) -> SIMD4<Double> { SIMD4<Double>.abs(value) }
