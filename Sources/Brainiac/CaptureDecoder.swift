@@ -31,7 +31,6 @@ public struct CaptureDecoder {
     private var counter = 0
     private var pendingEvents: [Int] = []   // indices of events waiting for the next sample
     private var discontinuityPending = false
-    private var lostPendingForFill = 0
 
     public init(fileSize: Int, options: CaptureDecoderOptions) throws(CaptureDecodingError) {
         if fileSize == 0 { throw .empty }

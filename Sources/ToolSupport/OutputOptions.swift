@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Tables
 
 extension OutputDestination.Format: ExpressibleByArgument {}
@@ -45,4 +46,3 @@ public struct OutputOptions: ParsableArguments {
     }
 }
 
-import Foundation
