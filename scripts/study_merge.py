@@ -7,6 +7,7 @@
                                     failed) and, for a failure, the message of its `<output>.failed` stamp;
                                     prints the failures on stderr
 
+Only tables (groups with an `n_rows` attribute) are merged; 2-D arrays (nt-analyze's `/arrays/`) stay per file.
 Rows keep the tools' own `source_file` (the path relative to the study folder). Tables whose columns differ
 between files (e.g. a channel count) get the union of the columns, NA where a file has none.
 """
@@ -50,8 +51,8 @@ def read_tables(path):
     tables = {}
     with h5py.File(path, "r") as f:
         for name, group in f.items():
-            if not isinstance(group, h5py.Group):
-                continue
+            if not isinstance(group, h5py.Group) or "n_rows" not in group.attrs:
+                continue  # not a table (e.g. nt-analyze's /arrays/ of 2-D datasets, which stay per file)
             columns = [c.decode() if isinstance(c, bytes) else str(c) for c in group.attrs.get("columns", list(group))]
             data = {c: read_column(group[c]) for c in columns if c in group and group[c].ndim == 1}
             tables[name] = pd.DataFrame(data)
