@@ -18,6 +18,14 @@ public final class ProgressBar {
         enabled = !quiet && isatty(STDERR_FILENO) == 1
     }
 
+    /// A bar over the given input files, their sizes read from the file system (unreadable ones count 0).
+    public convenience init(inputs: [String], quiet: Bool) {
+        let bytes = inputs.reduce(0) { total, path in
+            total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        }
+        self.init(totalFiles: inputs.count, totalBytes: bytes, quiet: quiet)
+    }
+
     /// Records progress within the current file.
     public func advance(bytes: Int) {
         bytesDone += bytes

@@ -109,8 +109,7 @@ struct BTDecode: ParsableCommand {
             let out = try output.open(tableNames: CaptureTables.names + BrainiacAnalysis.tableNames, inputs: inputs)
             let options = CaptureDecoderOptions(orderStep: orderStep, maxGapSamples: maxGap,
                                                 splitSegments: !noSplit, gaps: gaps)
-            let sizes = inputs.map { (try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? 0 }
-            let progress = ProgressBar(totalFiles: inputs.count, totalBytes: sizes.reduce(0, +), quiet: output.quiet)
+            let progress = ProgressBar(inputs: inputs, quiet: output.quiet)
             var records: [InputRecord] = []
             var recordings: [Table] = [], gapTables: [Table] = [], anomalies: [Anomaly] = []
             var wroteSamples = false

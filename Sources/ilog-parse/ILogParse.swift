@@ -64,10 +64,7 @@ struct ILogParse: ParsableCommand {
             var analyses: [TrialAnalysis] = []
             var skipped: [Anomaly] = []
             var companionTexts: [String: String] = [:]
-            let totalBytes = inputs.reduce(0) { total, path in
-                total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
-            }
-            let progress = ProgressBar(totalFiles: inputs.count, totalBytes: totalBytes, quiet: output.quiet)
+            let progress = ProgressBar(inputs: inputs, quiet: output.quiet)
             let failures = try runner.forEachInput(inputs, progress: progress) { path in
                 if FileNameIdentity.isCompanion(path: path) {
                     let (data, record) = try InputFile.read(path)

@@ -148,8 +148,7 @@ struct MyndParse: ParsableCommand {
             paths += mynd
         }
         var records: [InputRecord] = []
-        let totalBytes = paths.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }
-        let progress = ProgressBar(totalFiles: paths.count, totalBytes: totalBytes, quiet: output.quiet)
+        let progress = ProgressBar(inputs: paths, quiet: output.quiet)
         let failures = try runner.forEachInput(paths, progress: progress) { path in
             let (data, record) = try InputFile.read(path)
             try CrashGuard.reading(path) { try study.ingest(path: path, data: data) }

@@ -111,10 +111,7 @@ struct Analyze: ParsableCommand {
             let out = try output.open(tableNames: AnalysisTables.names, inputs: inputs)
             var records: [InputRecord] = []
             var analyses: [RecordingAnalysis] = []
-            let totalBytes = inputs.reduce(0) { total, path in
-                total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
-            }
-            let progress = ProgressBar(totalFiles: inputs.count, totalBytes: totalBytes, quiet: output.quiet)
+            let progress = ProgressBar(inputs: inputs, quiet: output.quiet)
             let failures = try runner.forEachInput(inputs, progress: progress) { path in
                 let (data, record) = try InputFile.read(path)
                 let file = try SaveFile.parse(data, sourceFile: path, skipBadLines: skipBadLines)

@@ -131,8 +131,10 @@ struct RTStatsCommand: ParsableCommand {
             let out = try output.open(tableNames: AnalysisTables.names, inputs: inputs)
             var records: [InputRecord] = []
             var analyses: [RTAnalysis] = []
-            let failures = try runner.forEachInput(inputs) { path in
+            let progress = ProgressBar(inputs: inputs, quiet: output.quiet)
+            let failures = try runner.forEachInput(inputs, progress: progress) { path in
                 let (data, record) = try InputFile.read(path)
+                progress.advance(bytes: data.count)
                 let analysis = try RTStats.analyze(data, sourceFile: path, format: format, options: options,
                                                    skipBadLines: skipBadLines)
                 runner.diagnostics.summarize(analysis.anomalies, for: path)
