@@ -1,5 +1,8 @@
 /// One decoded sample of the four channels, as the decoder hands it on to the tables and the SDK computations.
 public struct BrainiacSample: Sendable, Equatable {
+    /// T3, O1, T4, O2 in nV, floored as the SDK does (`floor(raw × K)`); interpolated values for filled samples.
+    /// (Declared first: with its 32-byte alignment, this keeps a sample at 64 bytes instead of 96.)
+    public var nanovolts: SIMD4<Double>
     /// The segment of the input it belongs to (0-based; a discontinuity starts a new one).
     public var segment: Int
     /// Position on the device clock from the order numbers: 0 at the segment's first sample, lost samples counted.
@@ -12,8 +15,6 @@ public struct BrainiacSample: Sendable, Equatable {
     /// The packet's unknown bytes 2 and 11, kept raw.
     public var byte2: UInt8
     public var byte11: UInt8
-    /// T3, O1, T4, O2 in nV, floored as the SDK does (`floor(raw × K)`); interpolated values for filled samples.
-    public var nanovolts: SIMD4<Double>
     /// Whether the sample was inserted by `--gaps fill` (linear interpolation), not received.
     public var filled: Bool
 

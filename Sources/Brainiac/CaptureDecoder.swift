@@ -174,6 +174,7 @@ public struct CaptureDecoder {
 
     /// Step 2: decide about the candidate packet at `c`. False: needs bytes.
     private mutating func stepFollow(_ c: Int) -> Bool {
+        let c = commitChained(from: c)
         let r = c + 20
         if r + 20 > fileSize {
             guard available >= r else { return false }
@@ -209,6 +210,26 @@ public struct CaptureDecoder {
         }
         phase = .resync(candidate: c, scan: c + 1)
         return true
+    }
+
+    /// Rule 2a for a run of packets: commits each candidate whose successor (not the file's last packet)
+    /// follows by exactly the order step, reading order numbers straight from the window. Returns the first
+    /// candidate it could not decide, for the general rules.
+    private mutating func commitChained(from start: Int) -> Int {
+        var c = start
+        let step = options.orderStep, byteOrder = options.byteOrder
+        while c + 40 <= fileSize && c + 22 <= available {
+            let chained = window.withUnsafeBytes { bytes in
+                let a = BrainiacPacket.orderNumber(bytes, at: c - windowStart, byteOrder)
+                let b = BrainiacPacket.orderNumber(bytes, at: c + 20 - windowStart, byteOrder)
+                return OrderNumber.distance(a, b) == step
+            }
+            guard chained else { break }
+            commit(c)
+            c += 20
+        }
+        phase = .follow(candidate: c)
+        return c
     }
 
     /// Whether the packet at `r` after a plausible jump can be trusted (rule 2c); nil while bytes are missing.

@@ -10,7 +10,10 @@ public struct CaptureStream {
     public let choice: ByteOrderChoice
     private var options: CaptureDecoderOptions
     private var prefix: [UInt8] = []
-    private var decoder: CaptureDecoder?
+    /// Replaced once the byte order is settled (`started`). Not optional: mutating through an optional
+    /// copied the decoder, and with it its whole byte window, on every chunk.
+    private var decoder: CaptureDecoder
+    private var started = false
     /// The byte order used and the evidence for it (set once enough bytes have arrived).
     public private(set) var decision: ByteOrderDetector.Decision?
 
@@ -20,32 +23,33 @@ public struct CaptureStream {
         self.fileSize = fileSize
         self.choice = byteOrder
         self.options = options
+        decoder = try CaptureDecoder(fileSize: fileSize, options: options)
     }
 
     /// Adds the next chunk; returns the samples decoded so far.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer) throws(CaptureDecodingError) -> [BrainiacSample] {
-        if decoder == nil {
+        if !started {
             prefix.append(contentsOf: chunk)
             let needed = min(fileSize, ByteOrderDetector.prefixLength)
             guard prefix.count >= needed else { return [] }
             try start()
             return try drain()
         }
-        try decoder?.feed(chunk)
+        try decoder.feed(chunk)
         return try drain()
     }
 
     /// Decodes the rest after the last chunk; returns the last samples.
     public mutating func finish() throws(CaptureDecodingError) -> [BrainiacSample] {
-        if decoder == nil { try start() }
-        try decoder?.finish()
+        if !started { try start() }
+        try decoder.finish()
         return try drain()
     }
 
     /// Gap, resync, discontinuity and skipped-range events, in file order.
-    public var events: [CaptureEvent] { decoder?.events ?? [] }
+    public var events: [CaptureEvent] { started ? decoder.events : [] }
     /// The segments found.
-    public var segments: [CaptureSegment] { decoder?.segments ?? [] }
+    public var segments: [CaptureSegment] { started ? decoder.segments : [] }
     /// The decoder options in force (with the byte order chosen).
     public var decoderOptions: CaptureDecoderOptions { options }
 
@@ -65,13 +69,13 @@ public struct CaptureStream {
             decision = fixed
         }
         options.byteOrder = decision?.byteOrder ?? .be
-        var created = try CaptureDecoder(fileSize: fileSize, options: options)
-        try created.feed(prefix)
+        decoder = try CaptureDecoder(fileSize: fileSize, options: options)
+        started = true
+        try decoder.feed(prefix)
         prefix = []
-        decoder = created
     }
 
     private mutating func drain() throws(CaptureDecodingError) -> [BrainiacSample] {
-        decoder?.drainSamples() ?? []
+        started ? decoder.drainSamples() : []
     }
 }

@@ -6,50 +6,10 @@ public enum CaptureTables {
     /// Names of the decoded tables, in output order.
     public static let names = ["recordings", "samples", "gaps", "anomalies"]
 
-    /// One batch of the `samples` table. In HDF5, `source_file` is stored as fixed-length strings of at least
-    /// `sourceFileWidth` bytes (the longest input path of the run), so that long recordings need no string heap.
+    /// One batch of the `samples` table (see ``SampleTableBuilder``).
     public static func samples(_ batch: [BrainiacSample], sourceFile: String, sourceFileWidth: Int = 0) -> Table {
-        let n = batch.count
-        var segment = [Int32](), sampleIndex = [Int32](), counter = [Int32](), order = [Int32](), orderSDK = [Int32]()
-        var byte2 = [Int32](), byte11 = [Int32](), t = [Double](), filled = [Int8]()
-        var channels = [[Double]](repeating: [], count: 4)
-        segment.reserveCapacity(n); sampleIndex.reserveCapacity(n); counter.reserveCapacity(n)
-        order.reserveCapacity(n); orderSDK.reserveCapacity(n); byte2.reserveCapacity(n); byte11.reserveCapacity(n)
-        t.reserveCapacity(n)
-        filled.reserveCapacity(n)
-        for c in 0..<4 { channels[c].reserveCapacity(n) }
-        for sample in batch {
-            segment.append(Int32(sample.segment))
-            sampleIndex.append(Int32(clamping: sample.sampleIndex))
-            counter.append(Int32(clamping: sample.counter))
-            order.append(Int32(sample.orderNumber))
-            orderSDK.append(Int32(OrderNumber.sdkView(sample.orderNumber)))
-            byte2.append(sample.filled ? .min : Int32(sample.byte2))
-            byte11.append(sample.filled ? .min : Int32(sample.byte11))
-            t.append(sample.timeSeconds)
-            for c in 0..<4 { channels[c].append(sample.nanovolts[c] / 1000) }
-            filled.append(sample.filled ? 1 : 0)
-        }
-        var columns: [Column] = [
-            Column("source_file", fixedWidth: max(sourceFileWidth, sourceFile.utf8.count),
-                   .string([String?](repeating: sourceFile, count: n))),
-            Column("segment", .int32(segment)),
-            Column("sample_index", unit: "sample", description: "device-clock position, lost samples counted",
-                   .int32(sampleIndex)),
-            Column("counter", unit: "sample", description: "the SDK's received-sample count before this sample",
-                   .int32(counter)),
-            Column("t_s", unit: "s", description: "sample_index / 250", .float64(t)),
-            Column("order_number", description: "uint16; sample B carries o + 1", .int32(order)),
-            Column("order_number_sdk", description: "the SDK's signed int16 view of order_number", .int32(orderSDK)),
-            Column("byte2", description: "unknown packet byte 2, raw", .int32(byte2)),
-            Column("byte11", description: "unknown packet byte 11, raw", .int32(byte11)),
-        ]
-        for (index, name) in Brainiac.channelNames.enumerated() {
-            columns.append(Column(name.lowercased() + "_uv", unit: "µV",
-                                  description: "floor(raw × K) nV / 1000", .float64(channels[index])))
-        }
-        columns.append(Column("filled", description: "inserted by --gaps fill (linear interpolation)", .bool(filled)))
-        return Table("samples", columns)
+        var builder = SampleTableBuilder(sourceFile: sourceFile, sourceFileWidth: sourceFileWidth)
+        return builder.table(batch)
     }
 
     /// The `gaps` table: one row per event.

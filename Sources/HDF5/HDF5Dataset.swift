@@ -31,6 +31,11 @@ public final class HDF5Dataset: HDF5Object {
         try HDF5Library.check(H5Pset_obj_track_times(dcpl.id, false), "turn off time tracking for \(datasetPath)")
         var chunk = [hsize_t(storage.chunkRows)]
         try HDF5Library.check(H5Pset_chunk(dcpl.id, 1, &chunk), "set chunking for \(datasetPath)")
+        if type != .string {
+            // Every row is written, so no fill value is needed; without one, HDF5 writes an uncompressed whole
+            // chunk straight to the file (variable-length strings must keep theirs).
+            try HDF5Library.check(H5Pset_fill_time(dcpl.id, H5D_FILL_TIME_NEVER), "turn off fill values for \(datasetPath)")
+        }
         if storage.deflateLevel > 0 && type != .string {
             if storage.shuffle {
                 try HDF5Library.check(H5Pset_shuffle(dcpl.id), "set the shuffle filter for \(datasetPath)")
@@ -98,23 +103,23 @@ public final class HDF5Dataset: HDF5Object {
 
     /// Appends 8-bit integers.
     public func append(_ values: UnsafeBufferPointer<Int8>) throws(HDF5Error) {
-        try appendRaw(values.count, .int8, memoryType: bb_H5T_NATIVE_INT8(), UnsafeRawPointer(values.baseAddress))
+        try appendRaw(values.count, memoryType: bb_H5T_NATIVE_INT8(), UnsafeRawPointer(values.baseAddress))
     }
     /// Appends 32-bit integers.
     public func append(_ values: UnsafeBufferPointer<Int32>) throws(HDF5Error) {
-        try appendRaw(values.count, .int32, memoryType: bb_H5T_NATIVE_INT32(), UnsafeRawPointer(values.baseAddress))
+        try appendRaw(values.count, memoryType: bb_H5T_NATIVE_INT32(), UnsafeRawPointer(values.baseAddress))
     }
     /// Appends 64-bit integers.
     public func append(_ values: UnsafeBufferPointer<Int64>) throws(HDF5Error) {
-        try appendRaw(values.count, .int64, memoryType: bb_H5T_NATIVE_INT64(), UnsafeRawPointer(values.baseAddress))
+        try appendRaw(values.count, memoryType: bb_H5T_NATIVE_INT64(), UnsafeRawPointer(values.baseAddress))
     }
     /// Appends 32-bit floats.
     public func append(_ values: UnsafeBufferPointer<Float>) throws(HDF5Error) {
-        try appendRaw(values.count, .float32, memoryType: bb_H5T_NATIVE_FLOAT(), UnsafeRawPointer(values.baseAddress))
+        try appendRaw(values.count, memoryType: bb_H5T_NATIVE_FLOAT(), UnsafeRawPointer(values.baseAddress))
     }
     /// Appends 64-bit floats.
     public func append(_ values: UnsafeBufferPointer<Double>) throws(HDF5Error) {
-        try appendRaw(values.count, .float64, memoryType: bb_H5T_NATIVE_DOUBLE(), UnsafeRawPointer(values.baseAddress))
+        try appendRaw(values.count, memoryType: bb_H5T_NATIVE_DOUBLE(), UnsafeRawPointer(values.baseAddress))
     }
 
     /// Appends variable-length UTF-8 strings.
@@ -134,45 +139,15 @@ public final class HDF5Dataset: HDF5Object {
             let pointers: [UnsafePointer<CChar>?] = offsets.map { buffer.baseAddress! + $0 }
             return pointers.withUnsafeBufferPointer { pointerBuffer in
                 Result { () throws(HDF5Error) in
-                    try appendRaw(values.count, .string, memoryType: type.id, UnsafeRawPointer(pointerBuffer.baseAddress))
+                    try appendRaw(values.count, memoryType: type.id, UnsafeRawPointer(pointerBuffer.baseAddress))
                 }
             }
         }
         try status.get()
     }
 
-    /// Appends strings to a fixed-length string dataset of `width` bytes; longer values are an error.
-    public func append(_ values: [String], fixedWidth width: Int) throws(HDF5Error) {
-        guard !values.isEmpty else { return }
-        let type = try HDF5StringType(fixedWidth: width)
-        if let long = values.first(where: { $0.utf8.count > width }) {
-            throw HDF5Error("write \(path)", detail: "\"\(long)\" is longer than the column's \(width) bytes")
-        }
-        var bytes = [UInt8](repeating: 0, count: values.count * width)
-        var previous: String?
-        var encoded: [UInt8] = []
-        bytes.withUnsafeMutableBytes { buffer in
-            for (index, value) in values.enumerated() {
-                if previous == nil || value != previous! {
-                    encoded = Array(value.utf8)
-                    previous = value
-                }
-                encoded.withUnsafeBytes { source in
-                    guard let from = source.baseAddress else { return }
-                    buffer.baseAddress!.advanced(by: index * width).copyMemory(from: from, byteCount: source.count)
-                }
-            }
-        }
-        let status = bytes.withUnsafeBytes { buffer in
-            Result { () throws(HDF5Error) in
-                try appendRaw(values.count, .fixedString(width: width), memoryType: type.id, buffer.baseAddress)
-            }
-        }
-        try status.get()
-    }
-
-    private func appendRaw(_ count: Int, _ type: HDF5ElementType, memoryType: hid_t,
-                           _ data: UnsafeRawPointer?) throws(HDF5Error) {
+    /// Extends the dataset by `count` rows and writes them from `data`, laid out as `memoryType`.
+    func appendRaw(_ count: Int, memoryType: hid_t, _ data: UnsafeRawPointer?) throws(HDF5Error) {
         guard count > 0, let data else { return }
         let start = UInt64(dimensions.first ?? 0)
         var newSize = [hsize_t(start) + hsize_t(count)]

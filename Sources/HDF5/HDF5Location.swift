@@ -77,8 +77,9 @@ public final class HDF5Group: HDF5Location {
 
 /// An open HDF5 file; its root group is the file itself.
 public final class HDF5File: HDF5Location {
-    /// Bytes of chunk cache per open dataset of a file being written.
-    public static let chunkCacheBytes = 520 * 1024
+    /// Bytes of chunk cache per open dataset of a file being written: none, since ``HDF5ChunkAppender`` writes
+    /// whole chunks, which HDF5 then writes (and compresses) at once instead of keeping them.
+    public static let chunkCacheBytes = 0
 
     /// Creates (truncating) a file whose root group records no times, readable by HDF5 1.8 and 1.10.
     public static func create(path filePath: String) throws(HDF5Error) -> HDF5File {
@@ -88,8 +89,8 @@ public final class HDF5File: HDF5Location {
         let fapl = try HDF5PropertyList(bb_H5P_FILE_ACCESS(), "file access")
         try HDF5Library.check(H5Pset_libver_bounds(fapl.id, H5F_LIBVER_V18, H5F_LIBVER_V110),
                               "set library version bounds for \(filePath)")
-        // Writers append in order, so each dataset's chunk cache needs room for the one chunk being filled
-        // (at most 65,536 rows × 8 bytes); the 1 MB default per dataset adds up over many open columns.
+        // No chunk cache: the 1 MB default per dataset adds up over many open columns, and a cached chunk's
+        // buffer lingers in HDF5's free lists after it is written.
         try HDF5Library.check(H5Pset_cache(fapl.id, 0, 101, chunkCacheBytes, 1.0),
                               "set the chunk cache for \(filePath)")
         // A small metadata cache: written files are not read back while open.

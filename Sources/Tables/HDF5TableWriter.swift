@@ -5,7 +5,7 @@ final class HDF5TableWriter: TableSink {
     private let path: String
     private let file: HDF5File
     private let compression: Int
-    private var tables: [String: (group: HDF5Group, datasets: [HDF5Dataset], types: [HDF5ElementType], rows: Int)] = [:]
+    private var tables: [String: (group: HDF5Group, columns: [HDF5ChunkAppender], rows: Int)] = [:]
     private var order: [String] = []
 
     /// Rows per chunk for a table whose first batch has `rows` rows.
@@ -24,7 +24,7 @@ final class HDF5TableWriter: TableSink {
             if tables[batch.name] == nil { try create(batch) }
             guard var entry = tables[batch.name] else { return }
             for (index, column) in batch.columns.enumerated() {
-                try write(column.values, to: entry.datasets[index], as: entry.types[index])
+                try write(column.values, to: entry.columns[index])
             }
             entry.rows += batch.rowCount
             tables[batch.name] = entry
@@ -37,13 +37,12 @@ final class HDF5TableWriter: TableSink {
         let group = try file.createGroup(batch.name)
         try group.setAttribute("columns", .strings(batch.columnNames))
         let chunk = HDF5TableWriter.chunkRows(forFirstBatch: batch.rowCount)
-        var datasets: [HDF5Dataset] = []
-        var types: [HDF5ElementType] = []
+        var columns: [HDF5ChunkAppender] = []
         for column in batch.columns {
             let type = HDF5TableWriter.elementType(column)
-            types.append(type)
             let storage = HDF5StorageOptions(chunkRows: chunk, deflateLevel: compression, shuffle: type.isInteger)
-            let dataset = try HDF5Dataset.createExtendible(in: group, name: column.name, type: type, storage: storage)
+            let appender = try HDF5ChunkAppender(in: group, name: column.name, type: type, storage: storage)
+            let dataset = appender.dataset
             try dataset.setAttribute("unit", .string(column.unit))
             if let description = column.description { try dataset.setAttribute("description", .string(description)) }
             switch column.values {
@@ -55,9 +54,9 @@ final class HDF5TableWriter: TableSink {
             case .string, .timestamp, .localTimestamp: try dataset.setAttribute("missing_value", .string(""))
             case .float64, .float32: break
             }
-            datasets.append(dataset)
+            columns.append(appender)
         }
-        tables[batch.name] = (group, datasets, types, 0)
+        tables[batch.name] = (group, columns, 0)
         order.append(batch.name)
     }
 
@@ -113,18 +112,14 @@ final class HDF5TableWriter: TableSink {
         }
     }
 
-    private func write(_ values: ColumnValues, to dataset: HDF5Dataset, as type: HDF5ElementType) throws(HDF5Error) {
-        if case .fixedString(let width) = type, case .string(let strings) = values {
-            try dataset.append(strings.map { $0 ?? "" }, fixedWidth: width)
-            return
-        }
+    private func write(_ values: ColumnValues, to dataset: HDF5ChunkAppender) throws(HDF5Error) {
         switch values {
         case .int32(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try dataset.append(b) }
         case .int64(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try dataset.append(b) }
         case .float64(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try dataset.append(b) }
         case .float32(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try dataset.append(b) }
         case .bool(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try dataset.append(b) }
-        case .string(let v): try dataset.append(v.map { $0 ?? "" })
+        case .string(let v): try dataset.append(v)
         case .timestamp(let v): try dataset.append(v.map { CellFormatting.timestamp($0) ?? "" })
         case .localTimestamp(let v): try dataset.append(v.map { CellFormatting.localTimestamp($0) ?? "" })
         }
@@ -134,6 +129,7 @@ final class HDF5TableWriter: TableSink {
         do {
             for name in order {
                 guard let entry = tables[name] else { continue }
+                for column in entry.columns { try column.flush() }
                 try entry.group.setAttribute("n_rows", .int(Int64(entry.rows)))
             }
             try file.setAttribute("tool", .string(provenance.tool))

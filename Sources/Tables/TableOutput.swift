@@ -13,7 +13,12 @@ public final class TableOutput {
     private var committed = false
 
     /// Prepares an output; `tableNames` lists every table the tool can make.
-    public init(destination: OutputDestination, tableNames: [String], compression: Int = 1) throws(TableOutputError) {
+    ///
+    /// With `inBackground`, batches are written on a thread of their own while the tool goes on (at most two
+    /// waiting); a write error is then thrown by a later ``write(_:)`` or by ``commit(provenance:)``. Only for
+    /// tools that make no HDF5 calls of their own meanwhile (HDF5 is not thread-safe).
+    public init(destination: OutputDestination, tableNames: [String], compression: Int = 1,
+                inBackground: Bool = false) throws(TableOutputError) {
         self.destination = destination
         self.tableNames = tableNames
         let target = URL(fileURLWithPath: destination.path)
@@ -41,10 +46,12 @@ public final class TableOutput {
             sink = CSVTableWriter(fileForTable: { $0 == chosen ? temporary : nil },
                                   provenancePath: temporaryPath + ".provenance.json")
         }
+        if inBackground, let direct = sink { sink = BackgroundTableSink(direct) }
     }
 
     deinit {
         if !committed {
+            (sink as? BackgroundTableSink)?.drain()
             sink = nil
             TableOutput.remove(temporaryPath)
             TableOutput.remove(temporaryPath + ".provenance.json")

@@ -36,13 +36,15 @@ public struct OutputOptions: ParsableArguments {
     /// The destination chosen by `-o`, `--format` and `--table`.
     public var destination: OutputDestination { OutputDestination(path: output, format: format, table: table) }
 
-    /// Opens the output for the tool's tables, refusing to write over an input.
-    public func open(tableNames: [String], inputs: [String]) throws(TableOutputError) -> TableOutput {
+    /// Opens the output for the tool's tables, refusing to write over an input; `inBackground` as in
+    /// ``TableOutput/init(destination:tableNames:compression:inBackground:)``.
+    public func open(tableNames: [String], inputs: [String], inBackground: Bool = false) throws(TableOutputError) -> TableOutput {
         let resolvedOutput = URL(fileURLWithPath: output).standardizedFileURL.path
         for input in inputs where URL(fileURLWithPath: input).standardizedFileURL.path == resolvedOutput {
             throw .outputIsInput(input)
         }
-        return try TableOutput(destination: destination, tableNames: tableNames, compression: compression)
+        return try TableOutput(destination: destination, tableNames: tableNames, compression: compression,
+                               inBackground: inBackground)
     }
 }
 

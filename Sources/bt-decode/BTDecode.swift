@@ -66,6 +66,9 @@ struct BTDecode: ParsableCommand {
     @Option(help: "band_power window length in seconds.")
     var windowS = 10.0
 
+    @Flag(help: "Decode only: write recordings, samples, gaps and anomalies, without the SDK analysis and band power.")
+    var noAnalysis = false
+
     /// The analysis options from the command line; a usage error (exit 64) when they cannot work.
     func analysisOptions() throws -> AnalysisOptions {
         do {
@@ -99,14 +102,16 @@ struct BTDecode: ParsableCommand {
         var gaps: String
         var sampling_rate_hz: Double
         var scaling_nv_per_count: Double
-        var analysis: AnalysisOptions
+        var analysis: AnalysisOptions?
     }
 
     func run() throws {
         let runner = ToolRunner(tool: "bt-decode", quiet: output.quiet, keepGoing: output.keepGoing)
         try runner.run {
             let analysisOptions = try analysisOptions()
-            let out = try output.open(tableNames: CaptureTables.names + BrainiacAnalysis.tableNames, inputs: inputs)
+            let tableNames = CaptureTables.names + (noAnalysis ? [] : BrainiacAnalysis.tableNames)
+            // bt-decode makes no HDF5 calls of its own, so its tables can be written while the next batch decodes.
+            let out = try output.open(tableNames: tableNames, inputs: inputs, inBackground: true)
             let options = CaptureDecoderOptions(orderStep: orderStep, maxGapSamples: maxGap,
                                                 splitSegments: !noSplit, gaps: gaps)
             let progress = ProgressBar(inputs: inputs, quiet: output.quiet)
@@ -115,16 +120,20 @@ struct BTDecode: ParsableCommand {
             var wroteSamples = false
             let pathWidth = inputs.map(\.utf8.count).max() ?? 0
             let failures = try runner.forEachInput(inputs, progress: progress) { path in
-                let analysis = BrainiacAnalysis(sourceFile: path, options: analysisOptions)
+                var samples = SampleTableBuilder(sourceFile: path, sourceFileWidth: pathWidth)
+                let analysis = noAnalysis ? nil : BrainiacAnalysis(sourceFile: path, options: analysisOptions)
                 let decoded = try CaptureFile.decode(path, byteOrder: byteOrder, options: options, progress: progress) {
-                    try out.write(CaptureTables.samples($0, sourceFile: path, sourceFileWidth: pathWidth))
+                    try out.write(samples.table($0))
+                    wroteSamples = true
+                    guard let analysis else { return }
                     analysis.consume($0)
                     // Analysis rows go out as they come, so memory stays bounded for long captures.
                     for table in analysis.takeTables() where table.rowCount > 0 { try out.write(table) }
-                    wroteSamples = true
                 }
-                analysis.finish()
-                for table in analysis.takeTables() where table.rowCount > 0 { try out.write(table) }
+                if let analysis {
+                    analysis.finish()
+                    for table in analysis.takeTables() where table.rowCount > 0 { try out.write(table) }
+                }
                 records.append(decoded.record)
                 recordings.append(decoded.recordings)
                 gapTables.append(CaptureTables.gaps(decoded.events, sourceFile: path))
@@ -137,12 +146,14 @@ struct BTDecode: ParsableCommand {
             try out.write(concatenated(gapTables) ?? CaptureTables.gaps([], sourceFile: ""))
             try out.write(Table.anomalies(anomalies))
             // Tables no input gave rows to still exist, with their columns (an empty batch adds nothing otherwise).
-            for table in BrainiacAnalysis(sourceFile: "", options: analysisOptions).tables { try out.write(table) }
+            if !noAnalysis {
+                for table in BrainiacAnalysis(sourceFile: "", options: analysisOptions).tables { try out.write(table) }
+            }
             let parameters = Parameters(byte_order: byteOrder.rawValue, order_step: orderStep,
                                         max_gap_samples: maxGap, split_segments: !noSplit, gaps: gaps.rawValue,
                                         sampling_rate_hz: Brainiac.samplingRate,
                                         scaling_nv_per_count: BrainiacScaling.nanovoltsPerCount,
-                                        analysis: analysisOptions)
+                                        analysis: noAnalysis ? nil : analysisOptions)
             try out.commit(provenance: runner.provenance(inputs: records,
                                                          parametersJSON: Provenance.encodeParameters(parameters)))
             try runner.finish(failures: failures)

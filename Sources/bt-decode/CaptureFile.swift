@@ -17,7 +17,8 @@ struct CaptureFile {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         do {
             var stream = try CaptureStream(fileSize: size, byteOrder: byteOrder, options: options)
-            let record = try InputFile.stream(path, chunkSize: 1 << 18) { chunk in
+            // Whole packets per chunk, so that a clean capture decodes into batches of one length.
+            let record = try InputFile.stream(path, chunkSize: 13_107 * BrainiacPacket.size) { chunk in
                 let samples = try stream.feed(chunk)
                 if !samples.isEmpty { try emit(samples) }
                 progress.advance(bytes: chunk.count)
