@@ -102,6 +102,8 @@ struct BTDecode: ParsableCommand {
         var gaps: String
         var sampling_rate_hz: Double
         var scaling_nv_per_count: Double
+        /// Whether the analysis tables were made (`--no-analysis` turns them off; `analysis` is then absent).
+        var analysis_tables: Bool
         var analysis: AnalysisOptions?
     }
 
@@ -153,7 +155,7 @@ struct BTDecode: ParsableCommand {
                                         max_gap_samples: maxGap, split_segments: !noSplit, gaps: gaps.rawValue,
                                         sampling_rate_hz: Brainiac.samplingRate,
                                         scaling_nv_per_count: BrainiacScaling.nanovoltsPerCount,
-                                        analysis: noAnalysis ? nil : analysisOptions)
+                                        analysis_tables: !noAnalysis, analysis: noAnalysis ? nil : analysisOptions)
             try out.commit(provenance: runner.provenance(inputs: records,
                                                          parametersJSON: Provenance.encodeParameters(parameters)))
             try runner.finish(failures: failures)

@@ -104,6 +104,29 @@ struct BTDecodeCommandTests {
         #expect(result["sha"] as? String == sha.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    @Test("--no-analysis writes only recordings, samples, gaps and anomalies, the same rows as a full run")
+    func noAnalysis() throws {
+        let capture = path("plain.bin")
+        #expect(try TestSupport.run(synth, ["-o", capture, "--duration-s", "30", "--drop-packets", "7", "-q"]).status == 0)
+        #expect(try TestSupport.run(decode, [capture, "-o", path("full.h5"), "-q"]).status == 0)
+        let result = try TestSupport.run(decode, [capture, "-o", path("decoded.h5"), "--no-analysis", "-q"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let out = try TestSupport.python("""
+        import sys, json, h5py, numpy as np
+        full, only = h5py.File(sys.argv[1]), h5py.File(sys.argv[2])
+        def equal(a, b): return np.array_equal(a, b, equal_nan=a.dtype.kind == "f")
+        same = all(equal(full[t][c][()], only[t][c][()])
+                   for t in ["recordings", "samples", "gaps", "anomalies"] for c in only[t])
+        params = json.loads(only.attrs["parameters"])
+        print(json.dumps({"tables": sorted(only.keys()), "same": same,
+                          "analysis": [params["analysis_tables"], "analysis" in params]}))
+        """, [path("full.h5"), path("decoded.h5")])
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        #expect(parsed["tables"] as? [String] == ["anomalies", "gaps", "recordings", "samples"])
+        #expect(parsed["same"] as? Bool == true)
+        #expect(parsed["analysis"] as? [Bool] == [false, false])
+    }
+
     @Test("bt-synth: same seed, same bytes; the truth sidecar lists the faults")
     func synthDeterminism() throws {
         let arguments = ["--duration-s", "10", "--drop-rate", "0.05,2", "--byte-loss-rate", "0.01", "--seed", "11", "-q"]
