@@ -213,20 +213,50 @@ public struct CaptureDecoder {
     }
 
     /// Rule 2a for a run of packets: commits each candidate whose successor (not the file's last packet)
-    /// follows by exactly the order step, reading order numbers straight from the window. Returns the first
-    /// candidate it could not decide, for the general rules.
+    /// follows by exactly the order step. Inside a run nothing but the samples changes from packet to packet
+    /// (no gap, no pending event, no new segment), so after the run's first packet the samples are made
+    /// straight from the window and the segment's counts are updated once. Returns the first candidate it could
+    /// not decide, for the general rules.
     private mutating func commitChained(from start: Int) -> Int {
         var c = start
-        let step = options.orderStep, byteOrder = options.byteOrder
-        while c + 40 <= fileSize && c + 22 <= available {
-            let chained = window.withUnsafeBytes { bytes in
-                let a = BrainiacPacket.orderNumber(bytes, at: c - windowStart, byteOrder)
-                let b = BrainiacPacket.orderNumber(bytes, at: c + 20 - windowStart, byteOrder)
-                return OrderNumber.distance(a, b) == step
-            }
-            guard chained else { break }
+        let step = options.orderStep, byteOrder = options.byteOrder, fill = options.gaps == .fill
+        func chained(_ bytes: UnsafeRawBufferPointer, _ c: Int) -> Bool {
+            guard c + 40 <= fileSize && c + 22 <= available else { return false }
+            let a = BrainiacPacket.orderNumber(bytes, at: c - windowStart, byteOrder)
+            let b = BrainiacPacket.orderNumber(bytes, at: c + 20 - windowStart, byteOrder)
+            return OrderNumber.distance(a, b) == step
+        }
+        if window.withUnsafeBytes({ chained($0, c) }) {
             commit(c)
             c += 20
+        }
+        guard var last = lastCommitted, pendingEvents.isEmpty, !discontinuityPending else {
+            phase = .follow(candidate: c)
+            return c
+        }
+        let segment = segments.count - 1
+        var packets = 0, wraps = 0
+        // Read through a second reference to the window (no copy: it is not changed meanwhile), so that adding
+        // samples to `self` does not overlap an access to `self.window`.
+        let window = self.window
+        window.withUnsafeBytes { bytes in
+            while chained(bytes, c) {
+                let packet = BrainiacPacket(bytes, at: c - windowStart, byteOrder)
+                let sampleIndex = last.sampleIndex + 2
+                if fill { counter = sampleIndex }
+                if packet.orderNumber < last.order { wraps += 1 }
+                appendSamples(of: packet, segment: segment, sampleIndex: sampleIndex, followsGap: false)
+                last = (packet.orderNumber, sampleIndex, packet.nanovoltsB)
+                packets += 1
+                c += 20
+            }
+        }
+        if packets > 0 {
+            segments[segment].packets += packets
+            segments[segment].samples += 2 * packets
+            segments[segment].wraps += wraps
+            segments[segment].lastSampleIndex = last.sampleIndex + 1
+            lastCommitted = last
         }
         phase = .follow(candidate: c)
         return c
@@ -350,18 +380,24 @@ public struct CaptureDecoder {
             events[index].segment = segment
         }
         pendingEvents.removeAll()
-        samples.append(BrainiacSample(segment: segment, sampleIndex: sampleIndex, counter: counter,
-                                      orderNumber: packet.orderNumber, byte2: packet.byte2, byte11: packet.byte11,
-                                      nanovolts: valuesA))
-        samples[samples.count - 1].followsGap = followsGap
-        samples.append(BrainiacSample(segment: segment, sampleIndex: sampleIndex + 1, counter: counter + 1,
-                                      orderNumber: packet.orderNumber &+ 1, byte2: packet.byte2,
-                                      byte11: packet.byte11, nanovolts: valuesB))
-        counter += 2
+        appendSamples(of: packet, segment: segment, sampleIndex: sampleIndex, followsGap: followsGap)
         segments[segment].packets += 1
         segments[segment].samples += 2
         segments[segment].lastSampleIndex = sampleIndex + 1
         lastCommitted = (packet.orderNumber, sampleIndex, valuesB)
+    }
+
+    /// Samples A and B of a committed packet; the counter moves on by 2.
+    private mutating func appendSamples(of packet: BrainiacPacket, segment: Int, sampleIndex: Int, followsGap: Bool) {
+        var a = BrainiacSample(segment: segment, sampleIndex: sampleIndex, counter: counter,
+                               orderNumber: packet.orderNumber, byte2: packet.byte2, byte11: packet.byte11,
+                               nanovolts: packet.nanovoltsA)
+        a.followsGap = followsGap
+        samples.append(a)
+        samples.append(BrainiacSample(segment: segment, sampleIndex: sampleIndex + 1, counter: counter + 1,
+                                      orderNumber: packet.orderNumber &+ 1, byte2: packet.byte2,
+                                      byte11: packet.byte11, nanovolts: packet.nanovoltsB))
+        counter += 2
     }
 
     /// `--gaps fill`: the lost samples between the last received one and the next, by linear interpolation.

@@ -9,6 +9,8 @@ public struct SampleTableBuilder {
     public let sourceFile: String
     public let sourceFileWidth: Int
     private var repeatedSourceFile: [String?] = []
+    private var integers: [Int32] = []
+    private var floats: [Double] = []
 
     public init(sourceFile: String, sourceFileWidth: Int = 0) {
         self.sourceFile = sourceFile
@@ -18,23 +20,37 @@ public struct SampleTableBuilder {
     /// The next batch of the table.
     public mutating func table(_ batch: [BrainiacSample]) -> Table {
         let n = batch.count
-        /// One column, written straight into its storage.
-        func column<T>(_ value: (BrainiacSample) -> T) -> [T] {
-            [T](unsafeUninitializedCapacity: n) { buffer, count in
-                for (index, sample) in batch.enumerated() { buffer.initializeElement(at: index, to: value(sample)) }
-                count = n
+        // One pass over the samples into column-major scratch (7 integer and 5 float columns), then each column
+        // copied out whole: reading each 64-byte sample once is what makes this fast.
+        if integers.count < 7 * n { integers = [Int32](repeating: 0, count: 7 * n) }
+        if floats.count < 5 * n { floats = [Double](repeating: 0, count: 5 * n) }
+        var filled = [Int8](repeating: 0, count: n)
+        integers.withUnsafeMutableBufferPointer { i in
+            floats.withUnsafeMutableBufferPointer { f in
+                filled.withUnsafeMutableBufferPointer { flags in
+                    for (k, sample) in batch.enumerated() {
+                        i[k] = Int32(truncatingIfNeeded: sample.segment)
+                        i[n + k] = Int32(clamping: sample.sampleIndex)
+                        i[2 * n + k] = Int32(clamping: sample.counter)
+                        i[3 * n + k] = Int32(sample.orderNumber)
+                        i[4 * n + k] = Int32(OrderNumber.sdkView(sample.orderNumber))
+                        i[5 * n + k] = sample.filled ? .min : Int32(sample.byte2)
+                        i[6 * n + k] = sample.filled ? .min : Int32(sample.byte11)
+                        f[k] = sample.timeSeconds
+                        let microvolts = sample.nanovolts / 1000
+                        for c in 0..<4 { f[(1 + c) * n + k] = microvolts[c] }
+                        flags[k] = sample.filled ? 1 : 0
+                    }
+                }
             }
         }
-        let segment = column { Int32(truncatingIfNeeded: $0.segment) }
-        let sampleIndex = column { Int32(clamping: $0.sampleIndex) }
-        let counter = column { Int32(clamping: $0.counter) }
-        let order = column { Int32($0.orderNumber) }
-        let orderSDK = column { Int32(OrderNumber.sdkView($0.orderNumber)) }
-        let byte2 = column { $0.filled ? Int32.min : Int32($0.byte2) }
-        let byte11 = column { $0.filled ? Int32.min : Int32($0.byte11) }
-        let t = column(\.timeSeconds)
-        let channels = (0..<4).map { c in column { $0.nanovolts[c] / 1000 } }
-        let filled = column { Int8($0.filled ? 1 : 0) }
+        let integerScratch = integers, floatScratch = floats
+        let integerColumn = { (c: Int) in Array(integerScratch[(c * n)..<((c + 1) * n)]) }
+        let floatColumn = { (c: Int) in Array(floatScratch[(c * n)..<((c + 1) * n)]) }
+        let segment = integerColumn(0), sampleIndex = integerColumn(1), counter = integerColumn(2)
+        let order = integerColumn(3), orderSDK = integerColumn(4), byte2 = integerColumn(5), byte11 = integerColumn(6)
+        let t = floatColumn(0)
+        let channels = (0..<4).map { floatColumn(1 + $0) }
         var columns: [Column] = [
             Column("source_file", fixedWidth: max(sourceFileWidth, sourceFile.utf8.count), .string(sourceFiles(n))),
             Column("segment", .int32(segment)),
