@@ -4,6 +4,8 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
+# Release tools carry the Swift runtime inside (process start halves; they run on cluster nodes without Swift).
+RELEASE_FLAGS := --static-swift-stdlib
 OUT ?= out
 
 .PHONY: setup build release demo test man completions bench clean
@@ -15,7 +17,7 @@ build: setup
 	$(SWIFT) build
 
 release: setup
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(RELEASE_FLAGS)
 
 test: setup
 	$(SWIFT) build --build-tests

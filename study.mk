@@ -58,7 +58,7 @@ $(foreach k,$(STUDY_KINDS),$(eval $(call STUDY_MERGE_RULE,$(k))))
 # The tools are order-only prerequisites: built when missing, a rebuild does not re-run the study.
 ifeq ($(STUDY_BIN),$(STUDY_DEFAULT_BIN))
 $(STUDY_TOOLS) &:
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(RELEASE_FLAGS)
 else
 $(STUDY_TOOLS):
 	@echo "make study: $@ not found (build the tools, or give BIN=<folder of the built tools>)" >&2; exit 1

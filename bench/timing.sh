@@ -9,10 +9,10 @@ seconds() {
     python3 -c "print($end - $start)"
 }
 
-# best CMD...: the best of 3 wall times in seconds.
+# best CMD...: the best of $RUNS (default 3) wall times in seconds.
 best() {
     local best=999 time
-    for _ in 1 2 3; do
+    for _ in $(seq "${RUNS:-3}"); do
         time=$(seconds "$@") || return 1
         best=$(python3 -c "print(min($best, $time))")
     done
