@@ -101,28 +101,7 @@ public final class HDF5Dataset: HDF5Object {
 
     // MARK: Appending
 
-    /// Appends 8-bit integers.
-    public func append(_ values: UnsafeBufferPointer<Int8>) throws(HDF5Error) {
-        try appendRaw(values.count, memoryType: bb_H5T_NATIVE_INT8(), UnsafeRawPointer(values.baseAddress))
-    }
-    /// Appends 32-bit integers.
-    public func append(_ values: UnsafeBufferPointer<Int32>) throws(HDF5Error) {
-        try appendRaw(values.count, memoryType: bb_H5T_NATIVE_INT32(), UnsafeRawPointer(values.baseAddress))
-    }
-    /// Appends 64-bit integers.
-    public func append(_ values: UnsafeBufferPointer<Int64>) throws(HDF5Error) {
-        try appendRaw(values.count, memoryType: bb_H5T_NATIVE_INT64(), UnsafeRawPointer(values.baseAddress))
-    }
-    /// Appends 32-bit floats.
-    public func append(_ values: UnsafeBufferPointer<Float>) throws(HDF5Error) {
-        try appendRaw(values.count, memoryType: bb_H5T_NATIVE_FLOAT(), UnsafeRawPointer(values.baseAddress))
-    }
-    /// Appends 64-bit floats.
-    public func append(_ values: UnsafeBufferPointer<Double>) throws(HDF5Error) {
-        try appendRaw(values.count, memoryType: bb_H5T_NATIVE_DOUBLE(), UnsafeRawPointer(values.baseAddress))
-    }
-
-    /// Appends variable-length UTF-8 strings.
+    /// Appends variable-length UTF-8 strings (``HDF5ChunkAppender`` appends every other kind).
     public func append(_ values: [String]) throws(HDF5Error) {
         guard !values.isEmpty else { return }
         let type = try HDF5StringType()

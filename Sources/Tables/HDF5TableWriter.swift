@@ -112,16 +112,16 @@ final class HDF5TableWriter: TableSink {
         }
     }
 
-    private func write(_ values: ColumnValues, to dataset: HDF5ChunkAppender) throws(HDF5Error) {
+    private func write(_ values: ColumnValues, to column: HDF5ChunkAppender) throws(HDF5Error) {
         switch values {
-        case .int32(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try dataset.append(b) }
-        case .int64(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try dataset.append(b) }
-        case .float64(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try dataset.append(b) }
-        case .float32(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try dataset.append(b) }
-        case .bool(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try dataset.append(b) }
-        case .string(let v): try dataset.append(v)
-        case .timestamp(let v): try dataset.append(v.map { CellFormatting.timestamp($0) ?? "" })
-        case .localTimestamp(let v): try dataset.append(v.map { CellFormatting.localTimestamp($0) ?? "" })
+        case .int32(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try column.append(b) }
+        case .int64(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try column.append(b) }
+        case .float64(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try column.append(b) }
+        case .float32(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try column.append(b) }
+        case .bool(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try column.append(b) }
+        case .string(let v): try column.append(v)
+        case .timestamp(let v): try column.append(v.map { CellFormatting.timestamp($0) ?? "" })
+        case .localTimestamp(let v): try column.append(v.map { CellFormatting.localTimestamp($0) ?? "" })
         }
     }
 
