@@ -31,9 +31,11 @@ public final class HDF5Dataset: HDF5Object {
         try HDF5Library.check(H5Pset_obj_track_times(dcpl.id, false), "turn off time tracking for \(datasetPath)")
         var chunk = [hsize_t(storage.chunkRows)]
         try HDF5Library.check(H5Pset_chunk(dcpl.id, 1, &chunk), "set chunking for \(datasetPath)")
-        if type != .string {
-            // Every row is written, so no fill value is needed; without one, HDF5 writes an uncompressed whole
-            // chunk straight to the file (variable-length strings must keep theirs).
+        if type != .string && storage.deflateLevel == 0 {
+            // Every row is written, so no fill value is needed; without one, HDF5 writes uncompressed rows
+            // straight into the file. A compressed chunk keeps it: HDF5 fills the unwritten end of the last,
+            // partial chunk with it before compressing (else that memory would be left uninitialised), and
+            // variable-length strings require one.
             try HDF5Library.check(H5Pset_fill_time(dcpl.id, H5D_FILL_TIME_NEVER), "turn off fill values for \(datasetPath)")
         }
         if storage.deflateLevel > 0 && type != .string {
