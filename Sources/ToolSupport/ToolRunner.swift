@@ -25,13 +25,17 @@ public struct ToolRunner {
 
     /// Calls `body` for each input. Without `--keep-going` the first failure ends the run; with it, the rest go
     /// on, failures are listed at the end, and the caller should still write what succeeded, then call
-    /// ``finish(failures:)``.
+    /// ``finish(failures:)``. An output error always ends the run: it is no fault of the input at hand (with
+    /// a background writer it may even come from an earlier input's rows).
     public func forEachInput(_ inputs: [String], progress: ProgressBar? = nil,
                              _ body: (String) throws -> Void) throws -> [(String, ToolReportable)] {
         var failures: [(String, ToolReportable)] = []
         for input in inputs {
             do {
                 try body(input)
+            } catch let error as TableOutputError {
+                progress?.finish()
+                throw error
             } catch let error as ToolReportable {
                 guard keepGoing else { progress?.finish(); throw error }
                 diagnostics.error(error.message)
