@@ -22,24 +22,12 @@ size=$(stat -c %s "$ram/1h.bin")
 
 source bench/timing.sh
 
-# fresh OUT CMD...: the best time of CMD writing OUT, which is removed before each run.
-fresh() {
-    local out=$1 best=999 time
-    shift
-    for _ in $(seq "$RUNS"); do
-        rm -f "$out"
-        time=$(seconds "$@") || return 1
-        best=$(python3 -c "print(min($best, $time))")
-    done
-    echo "$best"
-}
-
-same=$(fresh "$ram/s.h5" "$bin/bt-decode" "$ram/1h.bin" -o "$ram/s.h5" --no-analysis --compression 0 -q)
-python=$(fresh "$ram/p.h5" python3 bench/bt_decode_reference.py "$ram/1h.bin" "$ram/p.h5")
-full=$(fresh "$ram/f.h5" "$bin/bt-decode" "$ram/1h.bin" -o "$ram/f.h5" -q)
-full0=$(fresh "$ram/f0.h5" "$bin/bt-decode" "$ram/1h.bin" -o "$ram/f0.h5" --compression 0 -q)
-disk_same=$(fresh "$disk/s.h5" "$bin/bt-decode" "$disk/1h.bin" -o "$disk/s.h5" --no-analysis --compression 0 -q)
-disk_python=$(fresh "$disk/p.h5" python3 bench/bt_decode_reference.py "$disk/1h.bin" "$disk/p.h5")
+same=$(FRESH="$ram/s.h5" best "$bin/bt-decode" "$ram/1h.bin" -o "$ram/s.h5" --no-analysis --compression 0 -q)
+python=$(FRESH="$ram/p.h5" best python3 bench/bt_decode_reference.py "$ram/1h.bin" "$ram/p.h5")
+full=$(FRESH="$ram/f.h5" best "$bin/bt-decode" "$ram/1h.bin" -o "$ram/f.h5" -q)
+full0=$(FRESH="$ram/f0.h5" best "$bin/bt-decode" "$ram/1h.bin" -o "$ram/f0.h5" --compression 0 -q)
+disk_same=$(FRESH="$disk/s.h5" best "$bin/bt-decode" "$disk/1h.bin" -o "$disk/s.h5" --no-analysis --compression 0 -q)
+disk_python=$(FRESH="$disk/p.h5" best python3 bench/bt_decode_reference.py "$disk/1h.bin" "$disk/p.h5")
 peak() { { /usr/bin/time -f "%M" "$@" >/dev/null; } 2>&1 | tail -1; }
 peak_full=$(peak "$bin/bt-decode" "$disk/10h.bin" -o "$disk/10h.h5" -q)
 peak_decoded=$(peak "$bin/bt-decode" "$disk/10h.bin" -o "$disk/10h.h5" --no-analysis -q)

@@ -9,10 +9,12 @@ seconds() {
     python3 -c "print($end - $start)"
 }
 
-# best CMD...: the best of $RUNS (default 3) wall times in seconds.
+# best CMD...: the best of $RUNS (default 3) wall times in seconds; with FRESH=path, that output is removed
+# before each run, so that no run pays for replacing the last one's.
 best() {
     local best=999 time
     for _ in $(seq "${RUNS:-3}"); do
+        if [ -n "${FRESH:-}" ]; then rm -rf "$FRESH"; fi
         time=$(seconds "$@") || return 1
         best=$(python3 -c "print(min($best, $time))")
     done
