@@ -30,18 +30,20 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
-        // C libraries, reached only through the `FFTW` and `HDF5` modules.
+        // C libraries, reached only through the `FFTW` and `HDF5` modules (and glibc's allocator settings,
+        // only through ToolSupport's `AllocatorTuning`).
         .systemLibrary(name: "CFFTW", path: "Sources/CFFTW", pkgConfig: "fftw3",
                        providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CHDF5", path: "Sources/CHDF5", pkgConfig: "hdf5",
                        providers: [.apt(["libhdf5-dev"])]),
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(name: "FFTW", dependencies: ["CFFTW"]),
         .target(name: "HDF5", dependencies: ["CHDF5"]),
 
         // Shared core.
         .target(name: "Tables", dependencies: ["HDF5", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "Spectral", dependencies: ["FFTW", "Tables"]),
-        .target(name: "ToolSupport", dependencies: ["Tables", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .target(name: "ToolSupport", dependencies: ["Tables", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // One library per input format.
         .target(name: "Brainiac", dependencies: ["Tables", "Spectral"]),

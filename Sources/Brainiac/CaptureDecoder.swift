@@ -67,8 +67,12 @@ public struct CaptureDecoder {
 
     /// The samples decoded since the last call, in order.
     public mutating func drainSamples() -> [BrainiacSample] {
-        defer { samples.removeAll(keepingCapacity: true) }
-        return samples
+        let drained = samples
+        // A buffer as large as the last batch, so that the next one is not built by repeated doubling (the
+        // drained buffer now belongs to the caller).
+        samples = []
+        samples.reserveCapacity(drained.count)
+        return drained
     }
 
     // MARK: Reading the window

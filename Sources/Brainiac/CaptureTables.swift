@@ -8,8 +8,7 @@ public enum CaptureTables {
 
     /// One batch of the `samples` table (see ``SampleTableBuilder``).
     public static func samples(_ batch: [BrainiacSample], sourceFile: String, sourceFileWidth: Int = 0) -> Table {
-        var builder = SampleTableBuilder(sourceFile: sourceFile, sourceFileWidth: sourceFileWidth)
-        return builder.table(batch)
+        SampleTableBuilder.table(batch, sourceFile: sourceFile, sourceFileWidth: sourceFileWidth)
     }
 
     /// The `gaps` table: one row per event.

@@ -1,14 +1,25 @@
 import CHDF5
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Appends rows to an extendible 1-D dataset in whole chunks.
 ///
-/// Rows of a compressed dataset are staged in a buffer of one chunk and written when it is full, so every
-/// write covers whole chunks at chunk boundaries: HDF5 then never reads a chunk back, never keeps one in its
-/// chunk cache (files made by ``HDF5File/create(path:)`` have none), and compresses each chunk exactly once.
-/// Memory is one chunk per column, whatever the number of rows. Uncompressed numbers are written straight
-/// through (HDF5 writes any part of an uncompressed chunk in place); fixed-length strings are encoded in the
-/// stage; variable-length strings are written through.
+/// Rows are gathered into whole chunks (a caller's batch that covers whole chunks at a chunk boundary is used
+/// in place; other rows are staged in a buffer of one chunk), so that every chunk is written once, whole:
 ///
+/// - A chunk whose every row equals the dataset's fill value is not written at all: HDF5 gives readers the
+///   fill value for it. Columns that repeat one value (a per-row source file, a segment number of 0, a flag
+///   that is never set) so cost no file space and no time.
+/// - Uncompressed chunks whose memory layout is the file's are stored as they are with `H5Dwrite_chunk`,
+///   bypassing HDF5's type conversion, chunk cache and fill machinery; the last, partial chunk is padded with
+///   the fill value.
+/// - Compressed chunks go through `H5Dwrite`, which compresses each exactly once (files made by
+///   ``HDF5File/create(path:)`` have no chunk cache to keep them in).
+///
+/// Memory is one chunk per column, whatever the number of rows. Variable-length strings are written through.
 /// Call ``flush()`` once after the last rows; rows still staged when the appender goes away are lost.
 public final class HDF5ChunkAppender {
     /// The dataset written to.
@@ -21,10 +32,14 @@ public final class HDF5ChunkAppender {
     private let elementSize: Int
     private let stringType: HDF5StringType?
     private let memoryType: hid_t
+    /// One element of the fill value, in the file's layout.
+    private let fill: [UInt8]
+    /// Whether whole chunks are stored as they are (`H5Dwrite_chunk`) rather than through `H5Dwrite`.
+    private let writesChunksDirectly: Bool
     private let stage: UnsafeMutableRawBufferPointer
     private var staged = 0
-    /// Whether numbers go through the stage (compressed datasets only).
-    private let stagesNumbers: Bool
+    /// Rows in the dataset so far (its length), not counting staged rows.
+    private var length = 0
 
     /// Creates an empty extendible dataset (``HDF5Dataset/createExtendible(in:name:type:storage:)``) and its
     /// staging buffer.
@@ -33,23 +48,16 @@ public final class HDF5ChunkAppender {
         dataset = try HDF5Dataset.createExtendible(in: location, name: name, type: type, storage: storage)
         self.type = type
         chunkRows = storage.chunkRows
-        switch type {
-        case .int8, .uint8: elementSize = 1
-        case .int32, .float32: elementSize = 4
-        case .int64, .float64: elementSize = 8
-        case .fixedString(let width): elementSize = max(1, width)
-        case .string: elementSize = 0
-        }
+        elementSize = type.elementSize
         switch type {
         case .string: stringType = try HDF5StringType()
         case .fixedString(let width): stringType = try HDF5StringType(fixedWidth: width)
         default: stringType = nil
         }
         memoryType = stringType?.id ?? type.nativeType
-        stagesNumbers = storage.deflateLevel > 0
-        let stageRows: Int
-        if case .fixedString = type { stageRows = chunkRows } else { stageRows = stagesNumbers ? chunkRows : 0 }
-        stage = .allocate(byteCount: max(1, elementSize * stageRows), alignment: 16)
+        fill = storage.fillValue ?? [UInt8](repeating: 0, count: elementSize)
+        writesChunksDirectly = storage.deflateLevel == 0 && type.memoryLayoutIsFileLayout
+        stage = .allocate(byteCount: type == .string ? 1 : elementSize * chunkRows, alignment: 16)
     }
 
     deinit { stage.deallocate() }
@@ -82,6 +90,7 @@ public final class HDF5ChunkAppender {
         guard case .fixedString(let width) = type else {
             guard type == .string else { throw mismatch(.string) }
             try dataset.append(values.map { $0 ?? "" })
+            length += values.count
             return
         }
         // Runs of equal values (a source file repeated on every row) are checked and encoded once.
@@ -92,23 +101,28 @@ public final class HDF5ChunkAppender {
                 throw HDF5Error("write \(dataset.path)", detail: "\"\(value)\" is longer than the column's \(width) bytes")
             }
         }
-        previous = .none
-        var encoded: [UInt8] = []
         var row = 0
         while row < values.count {
             let rows = min(chunkRows - staged, values.count - row)
             let base = stage.baseAddress! + staged * width
-            base.initializeMemory(as: UInt8.self, repeating: 0, count: rows * width)
-            for index in 0..<rows {
+            var index = 0
+            while index < rows {
+                // A run of equal values: the first is encoded, the rest copied from it in doubling blocks.
                 let value = values[row + index]
-                if value != previous {
-                    encoded = Array((value ?? "").utf8)
-                    previous = value
+                var end = index + 1
+                while end < rows && values[row + end] == value { end += 1 }
+                let slot = base + index * width
+                slot.initializeMemory(as: UInt8.self, repeating: 0, count: width)
+                if let value, !value.isEmpty {
+                    Array(value.utf8).withUnsafeBytes { slot.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
                 }
-                encoded.withUnsafeBytes { source in
-                    guard let from = source.baseAddress else { return }
-                    (base + index * width).copyMemory(from: from, byteCount: source.count)
+                var copied = 1
+                while copied < end - index {
+                    let count = min(copied, end - index - copied)
+                    (slot + copied * width).copyMemory(from: slot, byteCount: count * width)
+                    copied += count
                 }
+                index = end
             }
             staged += rows
             row += rows
@@ -124,17 +138,12 @@ public final class HDF5ChunkAppender {
     private func append(_ bytes: UnsafeRawBufferPointer, rows: Int, as expected: HDF5ElementType) throws(HDF5Error) {
         guard type == expected else { throw mismatch(expected) }
         guard rows > 0, let source = bytes.baseAddress else { return }
-        guard stagesNumbers else {
-            try dataset.appendRaw(rows, memoryType: memoryType, source)
-            return
-        }
         var row = 0
         while row < rows {
             if staged == 0 && rows - row >= chunkRows {
                 // Whole chunks go straight from the caller's buffer.
-                let whole = (rows - row) / chunkRows * chunkRows
-                try dataset.appendRaw(whole, memoryType: memoryType, source + row * elementSize)
-                row += whole
+                try writeChunk(source + row * elementSize, rows: chunkRows)
+                row += chunkRows
                 continue
             }
             let count = min(chunkRows - staged, rows - row)
@@ -149,7 +158,38 @@ public final class HDF5ChunkAppender {
     private func writeStage() throws(HDF5Error) {
         let rows = staged
         staged = 0
-        try dataset.appendRaw(rows, memoryType: memoryType, UnsafeRawPointer(stage.baseAddress!))
+        if rows < chunkRows && writesChunksDirectly {
+            // A stored chunk is always whole: the rows past the dataset's end hold the fill value.
+            let end = stage.baseAddress! + rows * elementSize
+            fill.withUnsafeBytes { pattern in
+                for index in 0..<(chunkRows - rows) {
+                    (end + index * elementSize).copyMemory(from: pattern.baseAddress!, byteCount: elementSize)
+                }
+            }
+        }
+        try writeChunk(UnsafeRawPointer(stage.baseAddress!), rows: rows)
+    }
+
+    /// Extends the dataset by one chunk's `rows` (fewer only for the last chunk) and stores them, unless every
+    /// row equals the fill value.
+    private func writeChunk(_ data: UnsafeRawPointer, rows: Int) throws(HDF5Error) {
+        let start = length
+        length += rows
+        try dataset.setLength(length)
+        if holdsOnlyFill(data, rows: rows) { return }
+        if writesChunksDirectly {
+            try dataset.writeChunk(startingAt: start, UnsafeRawBufferPointer(start: data, count: chunkRows * elementSize))
+        } else {
+            try dataset.write(rows: start, count: rows, memoryType: memoryType, data)
+        }
+    }
+
+    /// Whether every one of `rows` elements at `data` equals the fill value: the first does, and each equals the
+    /// one before it (one `memcmp`, which stops at the first difference).
+    private func holdsOnlyFill(_ data: UnsafeRawPointer, rows: Int) -> Bool {
+        let firstIsFill = fill.withUnsafeBytes { memcmp(data, $0.baseAddress!, elementSize) == 0 }
+        guard firstIsFill else { return false }
+        return rows < 2 || memcmp(data, data + elementSize, (rows - 1) * elementSize) == 0
     }
 
     private func mismatch(_ given: HDF5ElementType) -> HDF5Error {

@@ -8,11 +8,16 @@ public struct HDF5StorageOptions: Sendable, Equatable {
     public var deflateLevel: Int
     /// Whether to add the shuffle filter before deflate.
     public var shuffle: Bool
+    /// The fill value: one element's bytes as stored in the file (`H5Pset_fill_value`), which readers get for
+    /// rows of chunks never written; `nil` keeps HDF5's default of all zero bytes. Ignored for
+    /// variable-length strings.
+    public var fillValue: [UInt8]?
 
-    public init(chunkRows: Int, deflateLevel: Int, shuffle: Bool) {
+    public init(chunkRows: Int, deflateLevel: Int, shuffle: Bool, fillValue: [UInt8]? = nil) {
         self.chunkRows = max(1, chunkRows)
         self.deflateLevel = min(9, max(0, deflateLevel))
         self.shuffle = shuffle
+        self.fillValue = fillValue
     }
 }
 
@@ -31,13 +36,6 @@ public final class HDF5Dataset: HDF5Object {
         try HDF5Library.check(H5Pset_obj_track_times(dcpl.id, false), "turn off time tracking for \(datasetPath)")
         var chunk = [hsize_t(storage.chunkRows)]
         try HDF5Library.check(H5Pset_chunk(dcpl.id, 1, &chunk), "set chunking for \(datasetPath)")
-        if type != .string && storage.deflateLevel == 0 {
-            // Every row is written, so no fill value is needed; without one, HDF5 writes uncompressed rows
-            // straight into the file. A compressed chunk keeps it: HDF5 fills the unwritten end of the last,
-            // partial chunk with it before compressing (else that memory would be left uninitialised), and
-            // variable-length strings require one.
-            try HDF5Library.check(H5Pset_fill_time(dcpl.id, H5D_FILL_TIME_NEVER), "turn off fill values for \(datasetPath)")
-        }
         if storage.deflateLevel > 0 && type != .string {
             if storage.shuffle {
                 try HDF5Library.check(H5Pset_shuffle(dcpl.id), "set the shuffle filter for \(datasetPath)")
@@ -52,6 +50,16 @@ public final class HDF5Dataset: HDF5Object {
         default: stringType = nil
         }
         let fileType = stringType?.id ?? type.fileType
+        // The fill value stays defined (HDF5's default fill time writes it only where it is set): chunks that
+        // ``HDF5ChunkAppender`` leaves unwritten, because every row equals it, read back as the fill value.
+        if type != .string, let fill = storage.fillValue {
+            guard fill.count == type.elementSize else {
+                throw HDF5Error("create dataset \(datasetPath)",
+                                detail: "a fill value of \(fill.count) bytes for elements of \(type.elementSize)")
+            }
+            try HDF5Library.check(fill.withUnsafeBytes { H5Pset_fill_value(dcpl.id, fileType, $0.baseAddress) },
+                                  "set the fill value of \(datasetPath)")
+        }
         let dataset = try HDF5Library.check(
             H5Dcreate2(location.id, name, fileType, space.id, bb_H5P_DEFAULT(), dcpl.id, bb_H5P_DEFAULT()),
             "create dataset \(datasetPath)")
@@ -127,12 +135,15 @@ public final class HDF5Dataset: HDF5Object {
         try status.get()
     }
 
-    /// Extends the dataset by `count` rows and writes them from `data`, laid out as `memoryType`.
-    func appendRaw(_ count: Int, memoryType: hid_t, _ data: UnsafeRawPointer?) throws(HDF5Error) {
-        guard count > 0, let data else { return }
-        let start = UInt64(dimensions.first ?? 0)
-        var newSize = [hsize_t(start) + hsize_t(count)]
-        try HDF5Library.check(H5Dset_extent(id, &newSize), "extend \(path)")
+    /// Sets the length of a 1-D extendible dataset.
+    func setLength(_ rows: Int) throws(HDF5Error) {
+        var size = [hsize_t(rows)]
+        try HDF5Library.check(H5Dset_extent(id, &size), "extend \(path)")
+    }
+
+    /// Writes rows `start ..< start + count` of a 1-D dataset (within its length) from `data`, laid out as
+    /// `memoryType`.
+    func write(rows start: Int, count: Int, memoryType: hid_t, _ data: UnsafeRawPointer) throws(HDF5Error) {
         let fileSpace = try HDF5Library.check(H5Dget_space(id), "get the dataspace of \(path)")
         defer { H5Sclose(fileSpace) }
         var offset = [hsize_t(start)]
@@ -142,6 +153,24 @@ public final class HDF5Dataset: HDF5Object {
         let memorySpace = try HDF5Dataspace(dimensions: [UInt64(count)])
         try HDF5Library.check(H5Dwrite(id, memoryType, memorySpace.id, fileSpace, bb_H5P_DEFAULT(), data),
                               "write \(count) rows to \(path)")
+    }
+
+    /// Stores one whole chunk of a 1-D dataset as it is (`H5Dwrite_chunk`): `bytes` are the chunk's elements in
+    /// the file's layout, after every filter of the dataset. HDF5 neither converts, filters, caches nor fills it,
+    /// which makes this the fastest way to write; the chunk must lie within the dataset's length.
+    func writeChunk(startingAt row: Int, _ bytes: UnsafeRawBufferPointer) throws(HDF5Error) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = [hsize_t(row)]
+        try HDF5Library.check(H5Dwrite_chunk(id, bb_H5P_DEFAULT(), 0, &offset, bytes.count, base),
+                              "write the chunk at row \(row) of \(path)")
+    }
+
+    /// Extends the dataset by `count` rows and writes them from `data`, laid out as `memoryType`.
+    func appendRaw(_ count: Int, memoryType: hid_t, _ data: UnsafeRawPointer?) throws(HDF5Error) {
+        guard count > 0, let data else { return }
+        let start = Int(dimensions.first ?? 0)
+        try setLength(start + count)
+        try write(rows: start, count: count, memoryType: memoryType, data)
     }
 
     // MARK: Reading

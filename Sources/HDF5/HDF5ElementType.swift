@@ -46,6 +46,28 @@ public enum HDF5ElementType: Sendable, Equatable {
         }
     }
 
+    /// Bytes per element in memory and in the file (0 for variable-length strings, whose elements are pointers
+    /// in memory and heap references in the file).
+    public var elementSize: Int {
+        switch self {
+        case .int8, .uint8: 1
+        case .int32, .float32: 4
+        case .int64, .float64: 8
+        case .fixedString(let width): max(1, width)
+        case .string: 0
+        }
+    }
+
+    /// Whether memory holds values exactly as the file stores them (fixed-width types on a little-endian
+    /// machine), so that chunks can be written as they are.
+    var memoryLayoutIsFileLayout: Bool {
+        switch self {
+        case .string: false
+        case .fixedString: true
+        default: H5Tequal(nativeType, fileType) > 0
+        }
+    }
+
     /// Whether values are integers (the shuffle filter helps those).
     public var isInteger: Bool { self == .int8 || self == .uint8 || self == .int32 || self == .int64 }
 }

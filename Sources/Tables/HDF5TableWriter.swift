@@ -40,7 +40,8 @@ final class HDF5TableWriter: TableSink {
         var columns: [HDF5ChunkAppender] = []
         for column in batch.columns {
             let type = HDF5TableWriter.elementType(column)
-            let storage = HDF5StorageOptions(chunkRows: chunk, deflateLevel: compression, shuffle: type.isInteger)
+            let storage = HDF5StorageOptions(chunkRows: chunk, deflateLevel: compression, shuffle: type.isInteger,
+                                             fillValue: HDF5TableWriter.fillValue(column, type))
             let appender = try HDF5ChunkAppender(in: group, name: column.name, type: type, storage: storage)
             let dataset = appender.dataset
             try dataset.setAttribute("unit", .string(column.unit))
@@ -95,6 +96,14 @@ final class HDF5TableWriter: TableSink {
         } catch {
             throw .io(path: path, reason: error.description)
         }
+    }
+
+    /// The fill value of a column's dataset: for fixed-length strings, the first row's value (a per-row source
+    /// file then needs no stored chunk at all while it repeats); HDF5's default of zeros for every other type.
+    static func fillValue(_ column: Column, _ type: HDF5ElementType) -> [UInt8]? {
+        guard case .fixedString(let width) = type, case .string(let values) = column.values,
+              let first = values.first, let text = first else { return nil }
+        return Array(text.utf8) + [UInt8](repeating: 0, count: width - text.utf8.count)
     }
 
     static func elementType(_ column: Column) -> HDF5ElementType {

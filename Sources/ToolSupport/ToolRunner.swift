@@ -13,8 +13,10 @@ public struct ToolRunner {
         self.keepGoing = keepGoing
     }
 
-    /// Runs `body`; a ``ToolReportable`` error is printed as one line and turned into its exit code.
+    /// Runs `body`; a ``ToolReportable`` error is printed as one line and turned into its exit code. The C
+    /// allocator is first set to reuse freed batches (``AllocatorTuning/reuseFreedMemory()``).
     public func run(_ body: () throws -> Void) throws {
+        AllocatorTuning.reuseFreedMemory()
         do {
             try body()
         } catch let error as ToolReportable {

@@ -125,12 +125,18 @@ struct BTDecode: ParsableCommand {
                 var samples = SampleTableBuilder(sourceFile: path, sourceFileWidth: pathWidth)
                 let analysis = noAnalysis ? nil : BrainiacAnalysis(sourceFile: path, options: analysisOptions)
                 let decoded = try CaptureFile.decode(path, byteOrder: byteOrder, options: options, progress: progress) {
-                    try out.write(samples.table($0))
-                    wroteSamples = true
+                    for table in samples.add($0) {
+                        try out.write(table)
+                        wroteSamples = true
+                    }
                     guard let analysis else { return }
                     analysis.consume($0)
                     // Analysis rows go out as they come, so memory stays bounded for long captures.
                     for table in analysis.takeTables() where table.rowCount > 0 { try out.write(table) }
+                }
+                if let last = samples.finish() {
+                    try out.write(last)
+                    wroteSamples = true
                 }
                 if let analysis {
                     analysis.finish()

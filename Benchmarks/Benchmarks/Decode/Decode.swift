@@ -50,10 +50,11 @@ let benchmarks: @Sendable () -> Void = {
         while offset < oneHour.count {
             let end = min(oneHour.count, offset + chunk)
             let batch = try oneHour[offset..<end].withUnsafeBytes { try stream.feed($0) }
-            try output.write(samples.table(batch))
+            for table in samples.add(batch) { try output.write(table) }
             offset = end
         }
-        try output.write(samples.table(try stream.finish()))
+        for table in samples.add(try stream.finish()) { try output.write(table) }
+        if let last = samples.finish() { try output.write(last) }
         try output.commit(provenance: Provenance(tool: "bench", version: "0", commandLine: "", inputs: [],
                                                  parametersJSON: "{}"))
     }
