@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "Tables", targets: ["Tables"]),
         .library(name: "Brainiac", targets: ["Brainiac"]),
         .library(name: "Spectral", targets: ["Spectral"]),
+        .library(name: "ToolSupport", targets: ["ToolSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -6,9 +6,15 @@ public enum BrainiacScaling {
     public static let nanovoltsPerCount: Double = 1_000_000_000 * referenceVolts / 32767
 
     /// `floor(raw × K)`: a whole number of nV, rounded toward −∞, as the SDK stored it.
+    ///
+    /// Floored through an integer conversion, which baseline x86-64 does in one instruction (`rounded(.down)`
+    /// is a call to `floor` there): exact, since |raw × K| < 2^24 and truncation then differs from flooring
+    /// only for negative non-integers, which are one above.
     @inlinable
     public static func nanovolts(_ raw: Int16) -> Double {
-        (Double(raw) * nanovoltsPerCount).rounded(.down)
+        let product = Double(raw) * nanovoltsPerCount
+        let truncated = Double(Int64(product))
+        return truncated > product ? truncated - 1 : truncated
     }
 
     /// The raw count a synthesizer writes for a value: `clamp(round_half_away(v / K), −32768, 32767)`.

@@ -17,6 +17,14 @@ struct PacketTests {
         #expect(BrainiacScaling.nanovolts(raw) == nanovolts)
     }
 
+    @Test("Every one of the 65,536 raw counts scales to floor(raw × K), as libm's floor gives it")
+    func scalingOfEveryCount() {
+        let wrong = (Int(Int16.min)...Int(Int16.max)).filter { raw in
+            BrainiacScaling.nanovolts(Int16(raw)) != (Double(raw) * BrainiacScaling.nanovoltsPerCount).rounded(.down)
+        }
+        #expect(wrong.isEmpty, "first wrong count: \(wrong.first ?? 0)")
+    }
+
     @Test("The first two packets of the v2 sequence, byte for byte (§6.2)")
     func firstPackets() throws {
         let (bytes, _) = try synthesize()

@@ -2,6 +2,7 @@ import Benchmark
 import Brainiac
 import Foundation
 import Tables
+import ToolSupport
 
 /// A 1-hour capture with noise, lost packets and byte loss, made once.
 private let oneHour: [UInt8] = {
@@ -15,6 +16,7 @@ private let oneHour: [UInt8] = {
 }()
 
 let benchmarks: @Sendable () -> Void = {
+    AllocatorTuning.reuseFreedMemory()  // as every tool runs
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .peakMemoryResident, .mallocCountTotal],
                                            maxDuration: .seconds(5), maxIterations: 20)
 
