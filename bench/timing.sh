@@ -20,3 +20,27 @@ best() {
     done
     echo "$best"
 }
+
+# paired FRESH_A FRESH_B CMD_A... -- CMD_B...: $RUNS rounds, each timing A then B (outputs FRESH_A and FRESH_B
+# removed first), so that both see the same load on a shared machine. Prints "bestA bestB medianRatio", the
+# ratio being B's time over A's within a round.
+paired() {
+    local fresh_a=$1 fresh_b=$2; shift 2
+    local a=() b=() seen=0 arg
+    for arg in "$@"; do
+        if [ "$arg" = "--" ] && [ $seen -eq 0 ]; then seen=1; continue; fi
+        if [ $seen -eq 0 ]; then a+=("$arg"); else b+=("$arg"); fi
+    done
+    local times=() time_a time_b
+    for _ in $(seq "${RUNS:-3}"); do
+        rm -rf "$fresh_a" "$fresh_b"
+        time_a=$(seconds "${a[@]}") || return 1
+        time_b=$(seconds "${b[@]}") || return 1
+        times+=("$time_a,$time_b")
+    done
+    python3 - "${times[@]}" <<'PY'
+import statistics, sys
+pairs = [tuple(map(float, p.split(","))) for p in sys.argv[1:]]
+print(min(a for a, _ in pairs), min(b for _, b in pairs), statistics.median(b / a for a, b in pairs))
+PY
+}

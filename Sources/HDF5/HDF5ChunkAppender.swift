@@ -34,6 +34,8 @@ public final class HDF5ChunkAppender {
     private let memoryType: hid_t
     /// One element of the fill value, in the file's layout.
     private let fill: [UInt8]
+    /// The fill value of a fixed-length string dataset as text (its bytes up to the first NUL).
+    private let fillText: String?
     /// Whether whole chunks are stored as they are (`H5Dwrite_chunk`) rather than through `H5Dwrite`.
     private let writesChunksDirectly: Bool
     private let stage: UnsafeMutableRawBufferPointer
@@ -56,6 +58,11 @@ public final class HDF5ChunkAppender {
         }
         memoryType = stringType?.id ?? type.nativeType
         fill = storage.fillValue ?? [UInt8](repeating: 0, count: elementSize)
+        if case .fixedString = type {
+            fillText = String(decoding: fill.prefix { $0 != 0 }, as: UTF8.self)
+        } else {
+            fillText = nil
+        }
         writesChunksDirectly = storage.deflateLevel == 0 && type.memoryLayoutIsFileLayout
         stage = .allocate(byteCount: type == .string ? 1 : elementSize * chunkRows, alignment: 16)
     }
@@ -103,6 +110,14 @@ public final class HDF5ChunkAppender {
         }
         var row = 0
         while row < values.count {
+            if staged == 0, values.count - row >= chunkRows,
+               values[row..<(row + chunkRows)].allSatisfy({ ($0 ?? "") == fillText }) {
+                // A whole chunk of the fill value (a repeated source file): nothing to encode or store.
+                length += chunkRows
+                try dataset.setLength(length)
+                row += chunkRows
+                continue
+            }
             let rows = min(chunkRows - staged, values.count - row)
             let base = stage.baseAddress! + staged * width
             var index = 0
