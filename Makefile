@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
-# Release tools carry the Swift runtime, HDF5 and FFTW inside (process start falls from 30 to 13 ms; they run on
+# Release tools carry the Swift runtime, HDF5 and FFTW inside (process start falls from 21 to 12 ms; they run on
 # cluster nodes without Swift): scripts/static-libs.sh points pkg-config at the static archives.
 RELEASE_FLAGS := --static-swift-stdlib
 OUT ?= out
