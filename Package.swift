@@ -31,15 +31,17 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
-        // C libraries, reached only through the `FFTW` and `HDF5` modules (and glibc's allocator settings,
-        // only through ToolSupport's `AllocatorTuning`).
+        // C libraries, reached only through the `FFTW` and `HDF5` modules (libdeflate too, for HDF5's
+        // deflate filter), and glibc's allocator settings only through ToolSupport's `AllocatorTuning`.
         .systemLibrary(name: "CFFTW", path: "Sources/CFFTW", pkgConfig: "fftw3",
                        providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CHDF5", path: "Sources/CHDF5", pkgConfig: "hdf5",
                        providers: [.apt(["libhdf5-dev"])]),
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        .systemLibrary(name: "CLibDeflate", path: "Sources/CLibDeflate", pkgConfig: "libdeflate",
+                       providers: [.apt(["libdeflate-dev"])]),
         .target(name: "FFTW", dependencies: ["CFFTW"]),
-        .target(name: "HDF5", dependencies: ["CHDF5"]),
+        .target(name: "HDF5", dependencies: ["CHDF5", "CLibDeflate"]),
 
         // Shared core.
         .target(name: "Tables", dependencies: ["HDF5", .product(name: "Crypto", package: "swift-crypto")]),

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Release builds link HDF5 and FFTW statically: Debian's libhdf5 loads about forty more shared libraries
+# Release builds link HDF5, FFTW and libdeflate statically: Debian's libhdf5 loads about forty more shared libraries
 # (curl, TLS, Kerberos, LDAP …, for remote-file drivers the tools never use), which cost ~8 ms at every process
 # start. This writes pkg-config files under .build/static-libs/pkgconfig that name the -dev packages' static
-# archives (libhdf5.a, libfftw3.a) and prints that folder, for PKG_CONFIG_PATH. A library without a static
+# archives (libhdf5.a, libfftw3.a, libdeflate.a) and prints that folder, for PKG_CONFIG_PATH. A library without a static
 # archive gets no file, so pkg-config falls back to the system's shared one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,4 +29,5 @@ PC
 
 write hdf5 hdf5 "-lsz -lz -lm"
 write fftw3 fftw3 "-lm"
+write libdeflate deflate ""
 echo "$out/pkgconfig"

@@ -13,14 +13,17 @@ import Darwin
 /// - A chunk whose every row equals the dataset's fill value is not written at all: HDF5 gives readers the
 ///   fill value for it. Columns that repeat one value (a per-row source file, a segment number of 0, a flag
 ///   that is never set) so cost no file space and no time.
-/// - Uncompressed chunks whose memory layout is the file's are stored as they are with `H5Dwrite_chunk`,
-///   bypassing HDF5's type conversion, chunk cache and fill machinery; the last, partial chunk is padded with
-///   the fill value.
-/// - Compressed chunks go through `H5Dwrite`, which compresses each exactly once (files made by
-///   ``HDF5File/create(path:)`` have no chunk cache to keep them in).
+/// - Chunks whose memory layout is the file's are stored as they are with `H5Dwrite_chunk`, bypassing HDF5's
+///   type conversion, chunk cache and fill machinery; the last, partial chunk is padded with the fill value.
+/// - Of a compressed dataset, such chunks wait in a queue until ``storePendingChunks()`` (or
+///   ``storePendingChunks(of:)``, which compresses the queues of several columns on all cores at once) shuffles
+///   and deflates them with ``HDF5ChunkCompressor``: exactly what the dataset's filters would do.
+/// - Other chunks (a big-endian machine's numbers) go through `H5Dwrite` (files made by
+///   ``HDF5File/create(path:)`` have no chunk cache, so HDF5 compresses each exactly once).
 ///
-/// Memory is one chunk per column, whatever the number of rows. Variable-length strings are written through.
-/// Call ``flush()`` once after the last rows; rows still staged when the appender goes away are lost.
+/// Memory is one chunk per column and the chunks queued by the last append. Variable-length strings are written
+/// through. Call ``flush()`` once after the last rows; rows still staged or queued when the appender goes away
+/// are lost.
 public final class HDF5ChunkAppender {
     /// The dataset written to.
     public let dataset: HDF5Dataset
@@ -37,7 +40,11 @@ public final class HDF5ChunkAppender {
     /// The fill value of a fixed-length string dataset as text (its bytes up to the first NUL).
     private let fillText: String?
     /// Whether whole chunks are stored as they are (`H5Dwrite_chunk`) rather than through `H5Dwrite`.
-    private let writesChunksDirectly: Bool
+    private let storesChunksWhole: Bool
+    /// The dataset's filters, for chunks stored whole in a compressed dataset.
+    private let compressor: HDF5ChunkCompressor?
+    /// Chunks of a compressed dataset waiting to be compressed and stored: first row and bytes.
+    private var pending: [(row: Int, raw: [UInt8])] = []
     private let stage: UnsafeMutableRawBufferPointer
     private var staged = 0
     /// Rows in the dataset so far (its length), not counting staged rows.
@@ -63,7 +70,11 @@ public final class HDF5ChunkAppender {
         } else {
             fillText = nil
         }
-        writesChunksDirectly = storage.deflateLevel == 0 && type.memoryLayoutIsFileLayout
+        storesChunksWhole = type.memoryLayoutIsFileLayout
+        compressor = storesChunksWhole && storage.deflateLevel > 0
+            ? HDF5ChunkCompressor(level: storage.deflateLevel, elementSize: elementSize,
+                                  shuffle: storage.shuffle && type != .string)
+            : nil
         stage = .allocate(byteCount: type == .string ? 1 : elementSize * chunkRows, alignment: 16)
     }
 
@@ -145,9 +156,34 @@ public final class HDF5ChunkAppender {
         }
     }
 
-    /// Writes the staged rows (the last, partial chunk).
+    /// Writes the staged rows (the last, partial chunk) and every queued chunk.
     public func flush() throws(HDF5Error) {
         if staged > 0 { try writeStage() }
+        try storePendingChunks()
+    }
+
+    /// Compresses and stores the chunks queued by earlier appends, on this thread.
+    public func storePendingChunks() throws(HDF5Error) {
+        try HDF5ChunkAppender.storePendingChunks(of: [self])
+    }
+
+    /// Compresses the queued chunks of all these appenders on all cores at once, then stores them in order (the
+    /// HDF5 calls on this thread only: the library is not thread-safe).
+    public static func storePendingChunks(of appenders: [HDF5ChunkAppender]) throws(HDF5Error) {
+        var jobs: [(compressor: HDF5ChunkCompressor, raw: [UInt8])] = []
+        for appender in appenders {
+            guard let compressor = appender.compressor else { continue }
+            jobs += appender.pending.map { (compressor, $0.raw) }
+        }
+        guard !jobs.isEmpty else { return }
+        var compressed = HDF5ChunkCompressor.compressAll(jobs)[...]
+        for appender in appenders where appender.compressor != nil {
+            let chunks = appender.pending
+            appender.pending = []
+            for chunk in chunks {
+                try appender.dataset.writeChunk(startingAt: chunk.row, compressed.removeFirst())
+            }
+        }
     }
 
     private func append(_ bytes: UnsafeRawBufferPointer, rows: Int, as expected: HDF5ElementType) throws(HDF5Error) {
@@ -173,7 +209,7 @@ public final class HDF5ChunkAppender {
     private func writeStage() throws(HDF5Error) {
         let rows = staged
         staged = 0
-        if rows < chunkRows && writesChunksDirectly {
+        if rows < chunkRows && storesChunksWhole {
             // A stored chunk is always whole: the rows past the dataset's end hold the fill value.
             let end = stage.baseAddress! + rows * elementSize
             fill.withUnsafeBytes { pattern in
@@ -192,8 +228,11 @@ public final class HDF5ChunkAppender {
         length += rows
         try dataset.setLength(length)
         if holdsOnlyFill(data, rows: rows) { return }
-        if writesChunksDirectly {
-            try dataset.writeChunk(startingAt: start, UnsafeRawBufferPointer(start: data, count: chunkRows * elementSize))
+        let whole = UnsafeRawBufferPointer(start: data, count: chunkRows * elementSize)
+        if compressor != nil {
+            pending.append((start, Array(whole)))
+        } else if storesChunksWhole {
+            try dataset.writeChunk(startingAt: start, whole)
         } else {
             try dataset.write(rows: start, count: rows, memoryType: memoryType, data)
         }

@@ -165,6 +165,13 @@ public final class HDF5Dataset: HDF5Object {
                               "write the chunk at row \(row) of \(path)")
     }
 
+    /// Stores one whole chunk as it is, from an array (as the pointer version above).
+    func writeChunk(startingAt row: Int, _ bytes: [UInt8]) throws(HDF5Error) {
+        var offset = [hsize_t(row)]
+        let status = bytes.withUnsafeBytes { H5Dwrite_chunk(id, bb_H5P_DEFAULT(), 0, &offset, $0.count, $0.baseAddress) }
+        try HDF5Library.check(status, "write the chunk at row \(row) of \(path)")
+    }
+
     /// Extends the dataset by `count` rows and writes them from `data`, laid out as `memoryType`.
     func appendRaw(_ count: Int, memoryType: hid_t, _ data: UnsafeRawPointer?) throws(HDF5Error) {
         guard count > 0, let data else { return }

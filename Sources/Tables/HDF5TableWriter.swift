@@ -26,6 +26,8 @@ final class HDF5TableWriter: TableSink {
             for (index, column) in batch.columns.enumerated() {
                 try write(column.values, to: entry.columns[index])
             }
+            // The batch's compressed chunks, of every column, on all cores at once.
+            try HDF5ChunkAppender.storePendingChunks(of: entry.columns)
             entry.rows += batch.rowCount
             tables[batch.name] = entry
         } catch {

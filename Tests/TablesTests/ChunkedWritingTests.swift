@@ -87,6 +87,20 @@ struct ChunkedWritingTests {
         #expect(out.trimmingCharacters(in: .whitespacesAndNewlines) == "[True, True, True, True, True, 1, 1, 3]")
     }
 
+    @Test("A chunk compressed outside HDF5 is the shuffle filter's byte transposition in a zlib stream")
+    func chunkCompressor() throws {
+        let values: [Int32] = [1, 2, 3, 0x0102_0304]
+        let compressor = HDF5ChunkCompressor(level: 6, elementSize: 4, shuffle: true)
+        let stream = values.withUnsafeBytes { compressor.compress($0) }
+        // Python's zlib inflates it; byte j of element i sits at j·4 + i.
+        let out = try TestSupport.python("""
+        import sys, zlib
+        print(list(zlib.decompress(bytes.fromhex(sys.argv[1]))))
+        """, [stream.map { String(format: "%02x", $0) }.joined()])
+        #expect(out.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "[1, 2, 3, 4, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1]")
+    }
+
     @Test("The background writer makes byte-identical files to the direct one")
     func sameBytes() throws {
         let folder = TestSupport.temporaryFolder()
