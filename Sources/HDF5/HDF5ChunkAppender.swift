@@ -17,7 +17,7 @@ import Darwin
 ///   type conversion, chunk cache and fill machinery; the last, partial chunk is padded with the fill value.
 /// - Of a compressed dataset, such chunks wait in a queue until ``storePendingChunks()`` (or
 ///   ``storePendingChunks(of:)``, which compresses the queues of several columns on all cores at once) shuffles
-///   and deflates them with ``HDF5ChunkCompressor``: exactly what the dataset's filters would do.
+///   and deflates them with ``HDF5ChunkCompressor``, in the formats of the dataset's filters.
 /// - Other chunks (a big-endian machine's numbers) go through `H5Dwrite` (files made by
 ///   ``HDF5File/create(path:)`` have no chunk cache, so HDF5 compresses each exactly once).
 ///
