@@ -1,17 +1,15 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Benchmark: mynd-parse (release build) against the straightforward Python reference, on a generated subject
 # folder of real-length rest blocks (HDF5, 140 s at 256 Hz each, about 1.7 MB per file).
 # Usage: bench/mynd-parse.sh [files]   (default 20)
 set -eu
 cd "$(dirname "$0")/.."
 COUNT=${1:-20}
-SCRATCH=${SCRATCH:-.build-mynd}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 python3 bench/mynd-parse_generate.py "$WORK/subject" "$COUNT"
 SIZE=$(cat "$WORK"/subject/*.hdf | wc -c)
-swift build -c release --scratch-path "$SCRATCH" --product mynd-parse > /dev/null
-TOOL="$SCRATCH/release/mynd-parse"
+TOOL=${BIN:-.build/release}/mynd-parse  # `make release` builds it
 
 source bench/timing.sh
 

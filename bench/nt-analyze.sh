@@ -1,17 +1,15 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Benchmark: nt-analyze (release build) against the straightforward Python reference, on a generated save file.
 # Usage: bench/nt-analyze.sh [prediction-trials]   (default 500: about 55 MB, 45 minutes of recording)
 set -eu
 cd "$(dirname "$0")/.."
 TRIALS=${1:-500}
-SCRATCH=${SCRATCH:-.build-nt}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 INPUT="$WORK/mindaffectBCI_bench_261123_1200.txt"
 python3 SampleData/mindaffect/generate.py --prediction-trials "$TRIALS" > "$INPUT"
 SIZE=$(wc -c < "$INPUT")
-swift build -c release --scratch-path "$SCRATCH" --product nt-analyze > /dev/null
-TOOL="$SCRATCH/release/nt-analyze"
+TOOL=${BIN:-.build/release}/nt-analyze  # `make release` builds it
 
 source bench/timing.sh
 
