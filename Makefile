@@ -18,7 +18,8 @@ build: setup
 	$(SWIFT) build
 
 release: setup
-	PKG_CONFIG_PATH=$$(scripts/static-libs.sh) $(SWIFT) build -c release $(RELEASE_FLAGS)
+	static=$$(scripts/static-libs.sh) && \
+	PKG_CONFIG_PATH=$$static$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH} $(SWIFT) build -c release $(RELEASE_FLAGS)
 
 test: setup
 	$(SWIFT) build --build-tests

@@ -12,10 +12,17 @@ mkdir -p "$out/pkgconfig"
 # write PACKAGE LIBRARY EXTRA_LIBS: a .pc file for PACKAGE whose -l LIBRARY is the static archive.
 write() {
     local package=$1 library=$2 extra=$3 dir archive=""
-    for dir in $(pkg-config --libs-only-L "$package" | sed 's/-L//g') "/usr/lib/$(gcc -print-multiarch 2>/dev/null)" /usr/lib; do
+    local multiarch
+    multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch 2>/dev/null || true)
+    for dir in $(pkg-config --libs-only-L "$package" | sed 's/-L//g') $(pkg-config --variable=libdir "$package") \
+               "/usr/lib/$multiarch" /usr/lib; do
         if [ -f "$dir/lib$library.a" ]; then archive=$dir/lib$library.a; break; fi
     done
-    if [ -z "$archive" ]; then rm -f "$out/pkgconfig/$package.pc"; return; fi
+    if [ -z "$archive" ]; then
+        echo "static-libs: no lib$library.a; release builds link the shared $package" >&2
+        rm -f "$out/pkgconfig/$package.pc"
+        return
+    fi
     mkdir -p "$out/$package"
     ln -sf "$archive" "$out/$package/lib$library.a"
     cat > "$out/pkgconfig/$package.pc" <<PC

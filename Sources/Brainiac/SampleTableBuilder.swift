@@ -4,7 +4,8 @@ import Tables
 ///
 /// Decoded samples arrive in blocks of any size; the builder hands out tables of exactly ``batchRows`` rows
 /// (and a shorter last one from ``finish()``). The HDF5 writer makes its chunks as long as a table's first
-/// batch, so every batch of a long recording covers whole chunks and is written in place, without staging.
+/// batch, so when the first input fills a batch, every whole batch covers whole chunks and is read in place,
+/// without staging (a shorter input before it shifts later ones off the chunk boundaries: they are staged).
 ///
 /// In HDF5, `source_file` is stored as fixed-length strings of at least `sourceFileWidth` bytes (the longest
 /// input path of the run), so that long recordings need no string heap; while it repeats the dataset's fill

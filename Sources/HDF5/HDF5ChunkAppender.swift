@@ -7,8 +7,8 @@ import Darwin
 
 /// Appends rows to an extendible 1-D dataset in whole chunks.
 ///
-/// Rows are gathered into whole chunks (a caller's batch that covers whole chunks at a chunk boundary is used
-/// in place; other rows are staged in a buffer of one chunk), so that every chunk is written once, whole:
+/// Rows are gathered into whole chunks (the whole chunks of a caller's batch that starts at a chunk boundary are
+/// read in place; other rows are staged in a buffer of one chunk), so that every chunk is written once, whole:
 ///
 /// - A chunk whose every row equals the dataset's fill value is not written at all: HDF5 gives readers the
 ///   fill value for it. Columns that repeat one value (a per-row source file, a segment number of 0, a flag
@@ -21,9 +21,10 @@ import Darwin
 /// - Other chunks (a big-endian machine's numbers) go through `H5Dwrite` (files made by
 ///   ``HDF5File/create(path:)`` have no chunk cache, so HDF5 compresses each exactly once).
 ///
-/// Memory is one chunk per column and the chunks queued by the last append. Variable-length strings are written
-/// through. Call ``flush()`` once after the last rows; rows still staged or queued when the appender goes away
-/// are lost.
+/// Memory is one chunk per column, plus up to ``queuedChunksLimit`` queued chunks (copies) of a compressed one.
+/// Variable-length strings are written through. Call ``flush()`` once after the last rows (the dataset then
+/// ends with a partial chunk, so nothing can be appended after it); rows still staged or queued when the
+/// appender goes away are lost.
 public final class HDF5ChunkAppender {
     /// The dataset written to.
     public let dataset: HDF5Dataset
@@ -37,14 +38,16 @@ public final class HDF5ChunkAppender {
     private let memoryType: hid_t
     /// One element of the fill value, in the file's layout.
     private let fill: [UInt8]
-    /// The fill value of a fixed-length string dataset as text (its bytes up to the first NUL).
-    private let fillText: String?
+    /// The fill value of a fixed-length string dataset as text: its bytes up to the first NUL.
+    private let fillText: [UInt8]
     /// Whether whole chunks are stored as they are (`H5Dwrite_chunk`) rather than through `H5Dwrite`.
     private let storesChunksWhole: Bool
     /// The dataset's filters, for chunks stored whole in a compressed dataset.
     private let compressor: HDF5ChunkCompressor?
     /// Chunks of a compressed dataset waiting to be compressed and stored: first row and bytes.
     private var pending: [(row: Int, raw: [UInt8])] = []
+    /// Queued chunks of one column that are compressed at once without waiting for the other columns.
+    static let queuedChunksLimit = 8
     private let stage: UnsafeMutableRawBufferPointer
     private var staged = 0
     /// Rows in the dataset so far (its length), not counting staged rows.
@@ -65,11 +68,7 @@ public final class HDF5ChunkAppender {
         }
         memoryType = stringType?.id ?? type.nativeType
         fill = storage.fillValue ?? [UInt8](repeating: 0, count: elementSize)
-        if case .fixedString = type {
-            fillText = String(decoding: fill.prefix { $0 != 0 }, as: UTF8.self)
-        } else {
-            fillText = nil
-        }
+        fillText = Array(fill.prefix { $0 != 0 })
         storesChunksWhole = type.memoryLayoutIsFileLayout
         compressor = storesChunksWhole && storage.deflateLevel > 0
             ? HDF5ChunkCompressor(level: storage.deflateLevel, elementSize: elementSize,
@@ -105,15 +104,18 @@ public final class HDF5ChunkAppender {
     /// fixed-length one NUL padded to its width (a longer value is an error, and nothing of this batch is
     /// written).
     public func append(_ values: [String?]) throws(HDF5Error) {
-        guard case .fixedString(let width) = type else {
+        guard case .fixedString = type else {
             guard type == .string else { throw mismatch(.string) }
             try dataset.append(values.map { $0 ?? "" })
             length += values.count
             return
         }
-        // Runs of equal values (a source file repeated on every row) are checked and encoded once.
+        // Values are compared by their UTF-8 bytes (`==` on strings would take canonically equivalent spellings,
+        // different paths on Linux, for the same). Runs of equal values are checked and encoded once.
+        func same(_ a: String?, _ b: String?) -> Bool { (a ?? "").utf8.elementsEqual((b ?? "").utf8) }
+        let width = elementSize
         var previous: String?? = .none
-        for value in values where value != previous {
+        for value in values where previous.map({ !same($0, value) }) ?? true {
             previous = value
             if let value, value.utf8.count > width {
                 throw HDF5Error("write \(dataset.path)", detail: "\"\(value)\" is longer than the column's \(width) bytes")
@@ -122,7 +124,7 @@ public final class HDF5ChunkAppender {
         var row = 0
         while row < values.count {
             if staged == 0, values.count - row >= chunkRows,
-               values[row..<(row + chunkRows)].allSatisfy({ ($0 ?? "") == fillText }) {
+               values[row..<(row + chunkRows)].allSatisfy({ ($0 ?? "").utf8.elementsEqual(fillText) }) {
                 // A whole chunk of the fill value (a repeated source file): nothing to encode or store.
                 length += chunkRows
                 try dataset.setLength(length)
@@ -136,7 +138,7 @@ public final class HDF5ChunkAppender {
                 // A run of equal values: the first is encoded, the rest copied from it in doubling blocks.
                 let value = values[row + index]
                 var end = index + 1
-                while end < rows && values[row + end] == value { end += 1 }
+                while end < rows && same(values[row + end], value) { end += 1 }
                 let slot = base + index * width
                 slot.initializeMemory(as: UInt8.self, repeating: 0, count: width)
                 if let value, !value.isEmpty {
@@ -231,6 +233,9 @@ public final class HDF5ChunkAppender {
         let whole = UnsafeRawBufferPointer(start: data, count: chunkRows * elementSize)
         if compressor != nil {
             pending.append((start, Array(whole)))
+            // A large batch (a table written in one go) is compressed as it goes, several chunks at once, so
+            // that the queue never holds more than a few chunks of a column.
+            if pending.count >= HDF5ChunkAppender.queuedChunksLimit { try storePendingChunks() }
         } else if storesChunksWhole {
             try dataset.writeChunk(startingAt: start, whole)
         } else {

@@ -77,8 +77,8 @@ public final class HDF5Group: HDF5Location {
 
 /// An open HDF5 file; its root group is the file itself.
 public final class HDF5File: HDF5Location {
-    /// Bytes of chunk cache per open dataset of a file being written: none, since ``HDF5ChunkAppender`` writes
-    /// whole chunks, which HDF5 then writes (and compresses) at once instead of keeping them.
+    /// Bytes of chunk cache per open dataset of a file being written: none, since ``HDF5ChunkAppender`` stores
+    /// whole chunks itself (`H5Dwrite_chunk`), already compressed where the dataset is.
     public static let chunkCacheBytes = 0
 
     /// Creates (truncating) a file whose root group records no times, readable by HDF5 1.8 and 1.10.

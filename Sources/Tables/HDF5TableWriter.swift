@@ -103,9 +103,9 @@ final class HDF5TableWriter: TableSink {
     /// The fill value of a column's dataset: for fixed-length strings, the first row's value (a per-row source
     /// file then needs no stored chunk at all while it repeats); HDF5's default of zeros for every other type.
     static func fillValue(_ column: Column, _ type: HDF5ElementType) -> [UInt8]? {
-        guard case .fixedString(let width) = type, case .string(let values) = column.values,
+        guard case .fixedString = type, case .string(let values) = column.values,
               let first = values.first, let text = first else { return nil }
-        return Array(text.utf8) + [UInt8](repeating: 0, count: width - text.utf8.count)
+        return Array(text.utf8) + [UInt8](repeating: 0, count: type.elementSize - text.utf8.count)
     }
 
     static func elementType(_ column: Column) -> HDF5ElementType {

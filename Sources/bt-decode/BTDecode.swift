@@ -124,20 +124,24 @@ struct BTDecode: ParsableCommand {
             let failures = try runner.forEachInput(inputs, progress: progress) { path in
                 var samples = SampleTableBuilder(sourceFile: path, sourceFileWidth: pathWidth)
                 let analysis = noAnalysis ? nil : BrainiacAnalysis(sourceFile: path, options: analysisOptions)
-                let decoded = try CaptureFile.decode(path, byteOrder: byteOrder, options: options, progress: progress) {
-                    for table in samples.add($0) {
-                        try out.write(table)
-                        wroteSamples = true
+                let result = Result {
+                    try CaptureFile.decode(path, byteOrder: byteOrder, options: options, progress: progress) {
+                        for table in samples.add($0) {
+                            try out.write(table)
+                            wroteSamples = true
+                        }
+                        guard let analysis else { return }
+                        analysis.consume($0)
+                        // Analysis rows go out as they come, so memory stays bounded for long captures.
+                        for table in analysis.takeTables() where table.rowCount > 0 { try out.write(table) }
                     }
-                    guard let analysis else { return }
-                    analysis.consume($0)
-                    // Analysis rows go out as they come, so memory stays bounded for long captures.
-                    for table in analysis.takeTables() where table.rowCount > 0 { try out.write(table) }
                 }
+                // The last, shorter batch; written even when the input failed part-way, like the batches before it.
                 if let last = samples.finish() {
                     try out.write(last)
                     wroteSamples = true
                 }
+                let decoded = try result.get()
                 if let analysis {
                     analysis.finish()
                     for table in analysis.takeTables() where table.rowCount > 0 { try out.write(table) }
