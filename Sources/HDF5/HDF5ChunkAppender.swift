@@ -110,21 +110,18 @@ public final class HDF5ChunkAppender {
             length += values.count
             return
         }
-        // Values are compared by their UTF-8 bytes (`==` on strings would take canonically equivalent spellings,
-        // different paths on Linux, for the same). Runs of equal values are checked and encoded once.
-        func same(_ a: String?, _ b: String?) -> Bool { (a ?? "").utf8.elementsEqual((b ?? "").utf8) }
         let width = elementSize
-        var previous: String?? = .none
-        for value in values where previous.map({ !same($0, value) }) ?? true {
-            previous = value
-            if let value, value.utf8.count > width {
-                throw HDF5Error("write \(dataset.path)", detail: "\"\(value)\" is longer than the column's \(width) bytes")
-            }
+        if let long = values.first(where: { ($0?.utf8.count ?? 0) > width }), let long {
+            throw HDF5Error("write \(dataset.path)", detail: "\"\(long)\" is longer than the column's \(width) bytes")
         }
+        // Values are compared by their UTF-8 bytes (`==` on strings would take canonically equivalent spellings,
+        // different paths on Linux, for the same); runs of equal values are encoded once.
+        func same(_ a: String?, _ b: String?) -> Bool { HDF5ChunkAppender.sameBytes(a ?? "", b ?? "") }
         var row = 0
         while row < values.count {
             if staged == 0, values.count - row >= chunkRows,
-               values[row..<(row + chunkRows)].allSatisfy({ ($0 ?? "").utf8.elementsEqual(fillText) }) {
+               HDF5ChunkAppender.hasBytes(values[row] ?? "", fillText),
+               values[row..<(row + chunkRows)].allSatisfy({ same($0, values[row]) }) {
                 // A whole chunk of the fill value (a repeated source file): nothing to encode or store.
                 length += chunkRows
                 try dataset.setLength(length)
@@ -156,6 +153,34 @@ public final class HDF5ChunkAppender {
             row += rows
             if staged == chunkRows { try writeStage() }
         }
+    }
+
+    /// Whether two strings have the same UTF-8 bytes: at once when they share their representation (one storage
+    /// object, as a value repeated on every row does, or the same small-string bits), else one `memcmp` for
+    /// native strings.
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        // A String is two words on the 64-bit platforms this toolkit builds for.
+        let shared = withUnsafeBytes(of: a) { x in
+            withUnsafeBytes(of: b) { y in
+                x.load(as: UInt64.self) == y.load(as: UInt64.self)
+                    && x.load(fromByteOffset: 8, as: UInt64.self) == y.load(fromByteOffset: 8, as: UInt64.self)
+            }
+        }
+        if shared { return true }
+        guard a.utf8.count == b.utf8.count else { return false }
+        return b.utf8.withContiguousStorageIfAvailable { hasBytes(a, UnsafeRawBufferPointer($0)) }
+            ?? a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// Whether a string's UTF-8 bytes are these.
+    private static func hasBytes<Bytes: Collection<UInt8>>(_ text: String, _ bytes: Bytes) -> Bool {
+        guard text.utf8.count == bytes.count else { return false }
+        let compared = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            bytes.withContiguousStorageIfAvailable { other in
+                utf8.isEmpty || memcmp(utf8.baseAddress!, other.baseAddress!, utf8.count) == 0
+            }
+        }
+        return (compared ?? nil) ?? text.utf8.elementsEqual(bytes)
     }
 
     /// Writes the staged rows (the last, partial chunk) and every queued chunk.
