@@ -1,15 +1,10 @@
 import Tables
 
-/// The decoded tables of `bt-decode` (spec §2.3 and §2.6): `samples`, `gaps`, `recordings`, and the gap
-/// events as rows of the shared `anomalies` table.
+/// The decoded tables of `bt-decode` (spec §2.3 and §2.6): `gaps`, `recordings`, and the gap events as rows of
+/// the shared `anomalies` table (``SampleTableBuilder`` makes `samples`).
 public enum CaptureTables {
     /// Names of the decoded tables, in output order.
     public static let names = ["recordings", "samples", "gaps", "anomalies"]
-
-    /// One batch of the `samples` table (see ``SampleTableBuilder``).
-    public static func samples(_ batch: [BrainiacSample], sourceFile: String, sourceFileWidth: Int = 0) -> Table {
-        SampleTableBuilder.table(batch, sourceFile: sourceFile, sourceFileWidth: sourceFileWidth)
-    }
 
     /// The `gaps` table: one row per event.
     public static func gaps(_ events: [CaptureEvent], sourceFile: String) -> Table {

@@ -38,8 +38,6 @@ public final class HDF5ChunkAppender {
     private let memoryType: hid_t
     /// One element of the fill value, in the file's layout.
     private let fill: [UInt8]
-    /// The fill value of a fixed-length string dataset as text: its bytes up to the first NUL.
-    private let fillText: [UInt8]
     /// Whether whole chunks are stored as they are (`H5Dwrite_chunk`) rather than through `H5Dwrite`.
     private let storesChunksWhole: Bool
     /// The dataset's filters, for chunks stored whole in a compressed dataset.
@@ -68,7 +66,6 @@ public final class HDF5ChunkAppender {
         }
         memoryType = stringType?.id ?? type.nativeType
         fill = storage.fillValue ?? [UInt8](repeating: 0, count: elementSize)
-        fillText = Array(fill.prefix { $0 != 0 })
         storesChunksWhole = type.memoryLayoutIsFileLayout
         compressor = storesChunksWhole && storage.deflateLevel > 0
             ? HDF5ChunkCompressor(level: storage.deflateLevel, elementSize: elementSize,
@@ -115,19 +112,11 @@ public final class HDF5ChunkAppender {
             throw HDF5Error("write \(dataset.path)", detail: "\"\(long)\" is longer than the column's \(width) bytes")
         }
         // Values are compared by their UTF-8 bytes (`==` on strings would take canonically equivalent spellings,
-        // different paths on Linux, for the same); runs of equal values are encoded once.
+        // different paths on Linux, for the same); runs of equal values are encoded once. A chunk of nothing but
+        // the fill value (a repeated source file) is then left unstored like any other.
         func same(_ a: String?, _ b: String?) -> Bool { HDF5ChunkAppender.sameBytes(a ?? "", b ?? "") }
         var row = 0
         while row < values.count {
-            if staged == 0, values.count - row >= chunkRows,
-               HDF5ChunkAppender.hasBytes(values[row] ?? "", fillText),
-               values[row..<(row + chunkRows)].allSatisfy({ same($0, values[row]) }) {
-                // A whole chunk of the fill value (a repeated source file): nothing to encode or store.
-                length += chunkRows
-                try dataset.setLength(length)
-                row += chunkRows
-                continue
-            }
             let rows = min(chunkRows - staged, values.count - row)
             let base = stage.baseAddress! + staged * width
             var index = 0
@@ -156,8 +145,7 @@ public final class HDF5ChunkAppender {
     }
 
     /// Whether two strings have the same UTF-8 bytes: at once when they share their representation (one storage
-    /// object, as a value repeated on every row does, or the same small-string bits), else one `memcmp` for
-    /// native strings.
+    /// object, as a value repeated on every row does, or the same small-string bits), else byte by byte.
     private static func sameBytes(_ a: String, _ b: String) -> Bool {
         // A String is two words on the 64-bit platforms this toolkit builds for.
         let shared = withUnsafeBytes(of: a) { x in
@@ -167,20 +155,7 @@ public final class HDF5ChunkAppender {
             }
         }
         if shared { return true }
-        guard a.utf8.count == b.utf8.count else { return false }
-        return b.utf8.withContiguousStorageIfAvailable { hasBytes(a, UnsafeRawBufferPointer($0)) }
-            ?? a.utf8.elementsEqual(b.utf8)
-    }
-
-    /// Whether a string's UTF-8 bytes are these.
-    private static func hasBytes<Bytes: Collection<UInt8>>(_ text: String, _ bytes: Bytes) -> Bool {
-        guard text.utf8.count == bytes.count else { return false }
-        let compared = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            bytes.withContiguousStorageIfAvailable { other in
-                utf8.isEmpty || memcmp(utf8.baseAddress!, other.baseAddress!, utf8.count) == 0
-            }
-        }
-        return (compared ?? nil) ?? text.utf8.elementsEqual(bytes)
+        return a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 
     /// Writes the staged rows (the last, partial chunk) and every queued chunk.

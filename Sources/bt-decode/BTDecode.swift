@@ -152,7 +152,7 @@ struct BTDecode: ParsableCommand {
                 anomalies += CaptureTables.anomalies(decoded.events, sourceFile: path)
                 runner.diagnostics.note(decoded.summary)
             }
-            if !wroteSamples { try out.write(CaptureTables.samples([], sourceFile: "")) }
+            if !wroteSamples { try out.write(SampleTableBuilder.table([], sourceFile: "")) }
             try out.write(concatenated(recordings) ?? CaptureTables.recordings([], sourceFile: "", byteOrder: .be,
                                                                                scoreLE: nil, scoreMixed: nil))
             try out.write(concatenated(gapTables) ?? CaptureTables.gaps([], sourceFile: ""))
