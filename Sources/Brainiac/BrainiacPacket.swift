@@ -69,14 +69,9 @@ public struct BrainiacPacket: Sendable, Equatable {
     }
 
     /// Sample A in nV (floored, as the SDK stored it).
-    public var nanovoltsA: SIMD4<Double> { BrainiacPacket.nanovolts(rawA) }
+    public var nanovoltsA: SIMD4<Double> { BrainiacScaling.nanovolts(rawA) }
     /// Sample B in nV.
-    public var nanovoltsB: SIMD4<Double> { BrainiacPacket.nanovolts(rawB) }
-
-    static func nanovolts(_ raw: SIMD4<Int16>) -> SIMD4<Double> {
-        SIMD4(BrainiacScaling.nanovolts(raw[0]), BrainiacScaling.nanovolts(raw[1]),
-              BrainiacScaling.nanovolts(raw[2]), BrainiacScaling.nanovolts(raw[3]))
-    }
+    public var nanovoltsB: SIMD4<Double> { BrainiacScaling.nanovolts(rawB) }
 }
 
 /// Order-number arithmetic, always modulo 65536 (spec §2.2).

@@ -6,15 +6,22 @@ public enum BrainiacScaling {
     public static let nanovoltsPerCount: Double = 1_000_000_000 * referenceVolts / 32767
 
     /// `floor(raw × K)`: a whole number of nV, rounded toward −∞, as the SDK stored it.
-    ///
-    /// Floored through an integer conversion, which baseline x86-64 does in one instruction (`rounded(.down)`
-    /// is a call to `floor` there): exact, since |raw × K| < 2^24 and truncation then differs from flooring
-    /// only for negative non-integers, which are one above.
     @inlinable
     public static func nanovolts(_ raw: Int16) -> Double {
-        let product = Double(raw) * nanovoltsPerCount
-        let truncated = Double(Int64(product))
-        return truncated > product ? truncated - 1 : truncated
+        nanovolts(SIMD4(repeating: raw))[0]
+    }
+
+    /// `floor(raw × K)` of four counts at once (a sample's four channels).
+    ///
+    /// Floored without a call to libm's `floor`, which baseline x86-64 has no instruction for: adding and
+    /// subtracting 1.5 × 2^52 rounds a product to the nearest whole number (exact, since |raw × K| < 2^24), and
+    /// one is taken off where that rounded up. The whole computation stays in SIMD registers.
+    @inlinable @inline(__always)
+    public static func nanovolts(_ raw: SIMD4<Int16>) -> SIMD4<Double> {
+        let product = SIMD4<Double>(SIMD4<Int32>(truncatingIfNeeded: raw)) * nanovoltsPerCount
+        let roundingConstant = SIMD4<Double>(repeating: 0x1.8p52)
+        let nearest = (product + roundingConstant) - roundingConstant
+        return nearest.replacing(with: nearest - 1, where: nearest .> product)
     }
 
     /// The raw count a synthesizer writes for a value: `clamp(round_half_away(v / K), −32768, 32767)`.

@@ -25,6 +25,16 @@ struct PacketTests {
         #expect(wrong.isEmpty, "first wrong count: \(wrong.first ?? 0)")
     }
 
+    @Test("The four channels of a sample scale together, each lane as on its own, for every raw count")
+    func scalingOfFourChannels() {
+        let wrong = (Int(Int16.min)...Int(Int16.max)).filter { raw in
+            let lanes = SIMD4<Int16>((0..<4).map { Int16(truncatingIfNeeded: raw &+ 16_411 &* $0) })
+            let scaled = BrainiacScaling.nanovolts(lanes)
+            return (0..<4).contains { scaled[$0] != (Double(lanes[$0]) * BrainiacScaling.nanovoltsPerCount).rounded(.down) }
+        }
+        #expect(wrong.isEmpty, "first wrong count: \(wrong.first ?? 0)")
+    }
+
     @Test("The first two packets of the v2 sequence, byte for byte (§6.2)")
     func firstPackets() throws {
         let (bytes, _) = try synthesize()
