@@ -19,19 +19,15 @@ public struct SampleTableBuilder {
     /// Rows per table handed out (the last may be shorter).
     public let batchRows: Int
     private var repeatedSourceFile: [String?] = []
-    /// Column-major scratch of the batch being filled: 7 integer and 5 float columns, and the `filled` flags.
-    private var integers: [Int32]
-    private var floats: [Double]
-    private var flags: [Int8]
+    /// The batch being filled, row `pending` next.
+    private var batch: Batch
     private var pending = 0
 
     public init(sourceFile: String, sourceFileWidth: Int = 0, batchRows: Int = SampleTableBuilder.defaultBatchRows) {
         self.sourceFile = sourceFile
         self.sourceFileWidth = sourceFileWidth
         self.batchRows = max(1, batchRows)
-        integers = [Int32](repeating: 0, count: 7 * self.batchRows)
-        floats = [Double](repeating: 0, count: 5 * self.batchRows)
-        flags = [Int8](repeating: 0, count: self.batchRows)
+        batch = Batch(rows: self.batchRows)
     }
 
     /// Adds decoded samples, in order; returns the batches they completed, each of ``batchRows`` rows.
@@ -59,64 +55,115 @@ public struct SampleTableBuilder {
         return builder.add(samples).first ?? builder.finish() ?? builder.takeBatch()
     }
 
-    /// Writes samples into the scratch from row `pending` on: one pass, reading each 64-byte sample once.
+    /// Writes samples into the batch from row `pending` on: one pass, reading each 64-byte sample once.
     private mutating func fill(_ samples: ArraySlice<BrainiacSample>) {
-        let n = batchRows, start = pending
-        integers.withUnsafeMutableBufferPointer { i in
-            floats.withUnsafeMutableBufferPointer { f in
-                flags.withUnsafeMutableBufferPointer { filled in
-                    for (offset, sample) in samples.enumerated() {
-                        let k = start + offset
-                        i[k] = Int32(truncatingIfNeeded: sample.segment)
-                        i[n + k] = Int32(clamping: sample.sampleIndex)
-                        i[2 * n + k] = Int32(clamping: sample.counter)
-                        i[3 * n + k] = Int32(sample.orderNumber)
-                        i[4 * n + k] = Int32(OrderNumber.sdkView(sample.orderNumber))
-                        i[5 * n + k] = sample.filled ? .min : Int32(sample.byte2)
-                        i[6 * n + k] = sample.filled ? .min : Int32(sample.byte11)
-                        f[k] = sample.timeSeconds
-                        let microvolts = sample.nanovolts / 1000
-                        for c in 0..<4 { f[(1 + c) * n + k] = microvolts[c] }
-                        filled[k] = sample.filled ? 1 : 0
-                    }
-                }
-            }
-        }
+        batch.fill(samples, from: pending)
         pending += samples.count
     }
 
-    /// The pending rows as a table (each column copied out of the scratch whole); the scratch starts over.
+    /// The pending rows as a table: the batch's own columns, handed over without a copy; a new batch starts.
     private mutating func takeBatch() -> Table {
-        let n = batchRows, rows = pending
+        let rows = pending
+        var full = batch
+        batch = Batch(rows: batchRows)
         pending = 0
-        let integers = self.integers, floats = self.floats
-        let integerColumn = { (c: Int) in Array(integers[(c * n)..<(c * n + rows)]) }
-        let floatColumn = { (c: Int) in Array(floats[(c * n)..<(c * n + rows)]) }
+        full.truncate(to: rows)
         var columns: [Column] = [
             Column("source_file", fixedWidth: max(sourceFileWidth, sourceFile.utf8.count), .string(sourceFiles(rows))),
-            Column("segment", .int32(integerColumn(0))),
+            Column("segment", .int32(full.segment)),
             Column("sample_index", unit: "sample", description: "device-clock position, lost samples counted",
-                   .int32(integerColumn(1))),
+                   .int32(full.sampleIndex)),
             Column("counter", unit: "sample", description: "the SDK's received-sample count before this sample",
-                   .int32(integerColumn(2))),
-            Column("t_s", unit: "s", description: "sample_index / 250", .float64(floatColumn(0))),
-            Column("order_number", description: "uint16; sample B carries o + 1", .int32(integerColumn(3))),
+                   .int32(full.counter)),
+            Column("t_s", unit: "s", description: "sample_index / 250", .float64(full.time)),
+            Column("order_number", description: "uint16; sample B carries o + 1", .int32(full.orderNumber)),
             Column("order_number_sdk", description: "the SDK's signed int16 view of order_number",
-                   .int32(integerColumn(4))),
-            Column("byte2", description: "unknown packet byte 2, raw", .int32(integerColumn(5))),
-            Column("byte11", description: "unknown packet byte 11, raw", .int32(integerColumn(6))),
+                   .int32(full.orderNumberSDK)),
+            Column("byte2", description: "unknown packet byte 2, raw", .int32(full.byte2)),
+            Column("byte11", description: "unknown packet byte 11, raw", .int32(full.byte11)),
         ]
-        for (index, name) in Brainiac.channelNames.enumerated() {
+        for (name, values) in zip(Brainiac.channelNames, [full.t3, full.o1, full.t4, full.o2]) {
             columns.append(Column(name.lowercased() + "_uv", unit: "µV",
-                                  description: "floor(raw × K) nV / 1000", .float64(floatColumn(1 + index))))
+                                  description: "floor(raw × K) nV / 1000", .float64(values)))
         }
         columns.append(Column("filled", description: "inserted by --gaps fill (linear interpolation)",
-                              .bool(Array(flags[0..<rows]))))
+                              .bool(full.filled)))
         return Table("samples", columns)
     }
 
     private mutating func sourceFiles(_ count: Int) -> [String?] {
         if repeatedSourceFile.count != count { repeatedSourceFile = [String?](repeating: sourceFile, count: count) }
         return repeatedSourceFile
+    }
+}
+
+/// The columns of one batch of the `samples` table, allocated whole and filled row by row.
+///
+/// Each batch gets new arrays, handed over to its table as they are: copying a filled scratch out would move
+/// every byte of the table once more. (Freed batches are reused by the allocator, see
+/// `AllocatorTuning.reuseFreedMemory`, so new arrays cost no page faults.)
+private struct Batch {
+    var segment, sampleIndex, counter, orderNumber, orderNumberSDK, byte2, byte11: [Int32]
+    var time, t3, o1, t4, o2: [Double]
+    var filled: [Int8]
+
+    /// Columns of `rows` rows whose values are not set yet: every row is written before it is read.
+    init(rows: Int) {
+        func column<Value: BitwiseCopyable>(_: Value.Type) -> [Value] {
+            [Value](unsafeUninitializedCapacity: rows) { _, initialized in initialized = rows }
+        }
+        (segment, sampleIndex, counter, orderNumber) = (column(Int32.self), column(Int32.self), column(Int32.self),
+                                                        column(Int32.self))
+        (orderNumberSDK, byte2, byte11) = (column(Int32.self), column(Int32.self), column(Int32.self))
+        (time, t3, o1, t4, o2) = (column(Double.self), column(Double.self), column(Double.self), column(Double.self),
+                                  column(Double.self))
+        filled = column(Int8.self)
+    }
+
+    /// Writes `samples` to rows `start...`.
+    mutating func fill(_ samples: ArraySlice<BrainiacSample>, from start: Int) {
+        Batch.write(samples, from: start, &segment, &sampleIndex, &counter, &orderNumber, &orderNumberSDK, &byte2,
+                    &byte11, &time, &t3, &o1, &t4, &o2, &filled)
+    }
+
+    /// Keeps the first `rows` rows.
+    mutating func truncate(to rows: Int) {
+        guard rows < segment.count else { return }
+        let drop = segment.count - rows
+        segment.removeLast(drop); sampleIndex.removeLast(drop); counter.removeLast(drop)
+        orderNumber.removeLast(drop); orderNumberSDK.removeLast(drop); byte2.removeLast(drop)
+        byte11.removeLast(drop); time.removeLast(drop); t3.removeLast(drop); o1.removeLast(drop)
+        t4.removeLast(drop); o2.removeLast(drop); filled.removeLast(drop)
+    }
+
+    /// One pass over the samples, each column through a pointer (the arrays' storage, for the call's duration).
+    private static func write(
+        _ samples: ArraySlice<BrainiacSample>, from start: Int,
+        _ segment: UnsafeMutablePointer<Int32>, _ sampleIndex: UnsafeMutablePointer<Int32>,
+        _ counter: UnsafeMutablePointer<Int32>, _ orderNumber: UnsafeMutablePointer<Int32>,
+        _ orderNumberSDK: UnsafeMutablePointer<Int32>, _ byte2: UnsafeMutablePointer<Int32>,
+        _ byte11: UnsafeMutablePointer<Int32>, _ time: UnsafeMutablePointer<Double>,
+        _ t3: UnsafeMutablePointer<Double>, _ o1: UnsafeMutablePointer<Double>,
+        _ t4: UnsafeMutablePointer<Double>, _ o2: UnsafeMutablePointer<Double>,
+        _ filled: UnsafeMutablePointer<Int8>
+    ) {
+        var k = start
+        for sample in samples {
+            segment[k] = Int32(truncatingIfNeeded: sample.segment)
+            sampleIndex[k] = Int32(clamping: sample.sampleIndex)
+            counter[k] = Int32(clamping: sample.counter)
+            orderNumber[k] = Int32(sample.orderNumber)
+            orderNumberSDK[k] = Int32(OrderNumber.sdkView(sample.orderNumber))
+            byte2[k] = sample.filled ? .min : Int32(sample.byte2)
+            byte11[k] = sample.filled ? .min : Int32(sample.byte11)
+            time[k] = sample.timeSeconds
+            let microvolts = sample.nanovolts / 1000
+            t3[k] = microvolts[0]
+            o1[k] = microvolts[1]
+            t4[k] = microvolts[2]
+            o2[k] = microvolts[3]
+            filled[k] = sample.filled ? 1 : 0
+            k += 1
+        }
     }
 }
