@@ -108,54 +108,71 @@ public final class HDF5ChunkAppender {
             return
         }
         let width = elementSize
-        if let long = values.first(where: { ($0?.utf8.count ?? 0) > width }), let long {
-            throw HDF5Error("write \(dataset.path)", detail: "\"\(long)\" is longer than the column's \(width) bytes")
+        // Runs of equal values (by their UTF-8 bytes: `==` on strings would take canonically equivalent
+        // spellings, different paths on Linux, for the same) are encoded once. A chunk of nothing but the fill
+        // value (a repeated source file) is then left unstored like any other.
+        let runs = HDF5ChunkAppender.runsOfEqualValues(values)
+        var encoded: [[UInt8]] = []
+        encoded.reserveCapacity(runs.count)
+        for run in runs {
+            let bytes = Array((values[run.lowerBound] ?? "").utf8)
+            if bytes.count > width {
+                throw HDF5Error("write \(dataset.path)",
+                                detail: "\"\(values[run.lowerBound] ?? "")\" is longer than the column's \(width) bytes")
+            }
+            encoded.append(bytes + [UInt8](repeating: 0, count: width - bytes.count))
         }
-        // Values are compared by their UTF-8 bytes (`==` on strings would take canonically equivalent spellings,
-        // different paths on Linux, for the same); runs of equal values are encoded once. A chunk of nothing but
-        // the fill value (a repeated source file) is then left unstored like any other.
-        func same(_ a: String?, _ b: String?) -> Bool { HDF5ChunkAppender.sameBytes(a ?? "", b ?? "") }
-        var row = 0
-        while row < values.count {
-            let rows = min(chunkRows - staged, values.count - row)
-            let base = stage.baseAddress! + staged * width
-            var index = 0
-            while index < rows {
-                // A run of equal values: the first is encoded, the rest copied from it in doubling blocks.
-                let value = values[row + index]
-                var end = index + 1
-                while end < rows && same(values[row + end], value) { end += 1 }
-                let slot = base + index * width
-                slot.initializeMemory(as: UInt8.self, repeating: 0, count: width)
-                if let value, !value.isEmpty {
-                    Array(value.utf8).withUnsafeBytes { slot.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                }
+        for (run, bytes) in zip(runs, encoded) {
+            var remaining = run.count
+            while remaining > 0 {
+                // The value once, then copied from itself in doubling blocks.
+                let rows = min(chunkRows - staged, remaining)
+                let slot = stage.baseAddress! + staged * width
+                bytes.withUnsafeBytes { slot.copyMemory(from: $0.baseAddress!, byteCount: width) }
                 var copied = 1
-                while copied < end - index {
-                    let count = min(copied, end - index - copied)
+                while copied < rows {
+                    let count = min(copied, rows - copied)
                     (slot + copied * width).copyMemory(from: slot, byteCount: count * width)
                     copied += count
                 }
-                index = end
+                staged += rows
+                remaining -= rows
+                if staged == chunkRows { try writeStage() }
             }
-            staged += rows
-            row += rows
-            if staged == chunkRows { try writeStage() }
         }
     }
 
-    /// Whether two strings have the same UTF-8 bytes: at once when they share their representation (one storage
-    /// object, as a value repeated on every row does, or the same small-string bits), else byte by byte.
-    private static func sameBytes(_ a: String, _ b: String) -> Bool {
-        // A String is two words on the 64-bit platforms this toolkit builds for.
-        let shared = withUnsafeBytes(of: a) { x in
-            withUnsafeBytes(of: b) { y in
-                x.load(as: UInt64.self) == y.load(as: UInt64.self)
-                    && x.load(fromByteOffset: 8, as: UInt64.self) == y.load(fromByteOffset: 8, as: UInt64.self)
+    /// The ranges of rows that hold one value each, equal by UTF-8 bytes (`nil` as the empty string).
+    ///
+    /// Neighbours that share their representation (one storage object, as a value repeated on every row does, or
+    /// the same small-string bits) are equal without reading them: their bits are compared in place, so that a
+    /// column of one repeated value costs no reference counting per row.
+    static func runsOfEqualValues(_ values: [String?]) -> [Range<Int>] {
+        values.withUnsafeBufferPointer { buffer in
+            let bits = UnsafeRawBufferPointer(buffer)
+            let stride = MemoryLayout<String?>.stride
+            // An optional String is two words on the 64-bit platforms this toolkit builds for.
+            let comparesBits = MemoryLayout<String?>.size == 16
+            func same(_ i: Int, _ j: Int) -> Bool {
+                if comparesBits {
+                    let a = bits.baseAddress! + i * stride, b = bits.baseAddress! + j * stride
+                    if a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+                        && a.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                            == b.loadUnaligned(fromByteOffset: 8, as: UInt64.self) { return true }
+                }
+                let x = buffer[i] ?? "", y = buffer[j] ?? ""
+                return x.utf8.count == y.utf8.count && x.utf8.elementsEqual(y.utf8)
             }
+            var runs: [Range<Int>] = []
+            var start = 0
+            while start < buffer.count {
+                var end = start + 1
+                while end < buffer.count && same(start, end) { end += 1 }
+                runs.append(start..<end)
+                start = end
+            }
+            return runs
         }
-        if shared { return true }
-        return a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 
     /// Writes the staged rows (the last, partial chunk) and every queued chunk.
