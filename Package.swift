@@ -66,7 +66,7 @@ let package = Package(
         // Tests (Swift Testing).
         .target(name: "TestSupport", dependencies: ["Tables"], path: "Tests/TestSupport"),
         .testTarget(name: "TablesTests", dependencies: ["Tables", "HDF5", "TestSupport"]),
-        .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport", "Tables"]),
+        .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport", "Tables", "TestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "TestSupport"]),
         .testTarget(name: "BrainiacTests", dependencies: ["Brainiac", "TestSupport"]),
         .testTarget(name: "InteractLogTests", dependencies: ["InteractLog", "TestSupport"]),

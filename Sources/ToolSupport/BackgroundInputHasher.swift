@@ -21,10 +21,8 @@ final class BackgroundInputHasher: @unchecked Sendable {
         free = (0..<2).map { _ in DispatchSemaphore(value: 1) }
     }
 
-    deinit {
-        queue.sync {}
-        buffers.forEach { $0.deallocate() }
-    }
+    // Each queued hash holds the hasher, so this runs once the last one is done (perhaps on the queue).
+    deinit { buffers.forEach { $0.deallocate() } }
 
     /// Reads the next chunk with `read` into a buffer no hash is reading, hashes it in the background and hands it
     /// to `body`; returns the bytes read.
