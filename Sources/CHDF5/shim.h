@@ -33,6 +33,7 @@ static inline hid_t bb_H5P_FILE_CREATE(void) { return H5P_FILE_CREATE; }
 static inline hid_t bb_H5P_FILE_ACCESS(void) { return H5P_FILE_ACCESS; }
 static inline hid_t bb_H5P_GROUP_CREATE(void) { return H5P_GROUP_CREATE; }
 static inline hid_t bb_H5P_DATASET_CREATE(void) { return H5P_DATASET_CREATE; }
+static inline hid_t bb_H5P_DATASET_XFER(void) { return H5P_DATASET_XFER; }
 
 /// Silences HDF5's automatic error stack printing; the Swift wrapper reports errors itself.
 static inline void bb_H5_silence_errors(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
