@@ -153,10 +153,12 @@ public final class HDF5Dataset: HDF5Object {
         let memorySpace = try HDF5Dataspace(dimensions: [UInt64(count)])
         // HDF5 allocates and zeroes a type-conversion buffer of `H5Pset_buffer`'s size on every write that
         // converts (variable-length strings): 1 MiB unless told otherwise, however few the rows. Sized to the
-        // rows here (16 bytes is the larger side of a variable-length string's conversion); HDF5 still makes it
-        // at least one element, and converts in strips of the buffer's size when the rows need more.
+        // rows here (16 bytes is the larger side of a variable-length string's conversion), rounded up to a power
+        // of two: HDF5 keeps freed blocks on a free list per size, so a few sizes keep its memory bounded. It still
+        // makes the buffer at least one element, and converts in strips of its size when the rows need more.
         let transfer = try HDF5PropertyList(bb_H5P_DATASET_XFER(), "dataset transfer")
-        let bufferSize = min(1 << 20, max(1, count) * max(16, H5Tget_size(memoryType)))
+        let needed = max(1, count) * max(16, H5Tget_size(memoryType))
+        let bufferSize = min(1 << 20, 1 << (Int.bitWidth - (needed - 1).leadingZeroBitCount))
         try HDF5Library.check(H5Pset_buffer(transfer.id, bufferSize, nil, nil), "size the conversion buffer of \(path)")
         try HDF5Library.check(H5Dwrite(id, memoryType, memorySpace.id, fileSpace, transfer.id, data),
                               "write \(count) rows to \(path)")
