@@ -37,16 +37,26 @@ public struct BrainiacPacket: Sendable, Equatable {
     }
 
     /// Decodes 20 bytes starting at `offset`.
+    @inlinable
     public init(_ bytes: UnsafeRawBufferPointer, at offset: Int, _ order: BrainiacByteOrder) {
-        func int16(_ at: Int) -> Int16 {
-            let first = UInt16(bytes[offset + at]), second = UInt16(bytes[offset + at + 1])
-            return Int16(bitPattern: order.samplesAreLittleEndian ? (second << 8 | first) : (first << 8 | second))
-        }
+        precondition(offset >= 0 && offset + BrainiacPacket.size <= bytes.count, "a packet past the bytes' end")
         orderNumber = BrainiacPacket.orderNumber(bytes, at: offset, order)
         byte2 = bytes[offset + 2]
         byte11 = bytes[offset + 11]
-        rawA = SIMD4(int16(3), int16(5), int16(7), int16(9))
-        rawB = SIMD4(int16(12), int16(14), int16(16), int16(18))
+        rawA = BrainiacPacket.channels(bytes, at: offset + 3, littleEndian: order.samplesAreLittleEndian)
+        rawB = BrainiacPacket.channels(bytes, at: offset + 12, littleEndian: order.samplesAreLittleEndian)
+    }
+
+    /// The four int16 channels of one sample at `offset`, read in one 8-byte load.
+    @inlinable
+    static func channels(_ bytes: UnsafeRawBufferPointer, at offset: Int, littleEndian: Bool) -> SIMD4<Int16> {
+        var word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        if !littleEndian {
+            // Swap the two bytes of each 16-bit lane.
+            word = (word & 0x00FF_00FF_00FF_00FF) << 8 | (word >> 8) & 0x00FF_00FF_00FF_00FF
+        }
+        return SIMD4(Int16(truncatingIfNeeded: word), Int16(truncatingIfNeeded: word >> 16),
+                     Int16(truncatingIfNeeded: word >> 32), Int16(truncatingIfNeeded: word >> 48))
     }
 
     /// The 20 bytes of this packet in the given byte order.
@@ -69,8 +79,10 @@ public struct BrainiacPacket: Sendable, Equatable {
     }
 
     /// Sample A in nV (floored, as the SDK stored it).
+    @inlinable
     public var nanovoltsA: SIMD4<Double> { BrainiacScaling.nanovolts(rawA) }
     /// Sample B in nV.
+    @inlinable
     public var nanovoltsB: SIMD4<Double> { BrainiacScaling.nanovolts(rawB) }
 }
 

@@ -249,8 +249,8 @@ public struct CaptureDecoder {
                 let sampleIndex = last.sampleIndex + 2
                 if fill { counter = sampleIndex }
                 if packet.orderNumber < last.order { wraps += 1 }
-                appendSamples(of: packet, segment: segment, sampleIndex: sampleIndex, followsGap: false)
-                last = (packet.orderNumber, sampleIndex, packet.nanovoltsB)
+                let valuesB = appendSamples(of: packet, segment: segment, sampleIndex: sampleIndex, followsGap: false)
+                last = (packet.orderNumber, sampleIndex, valuesB)
                 packets += 1
                 c += 20
             }
@@ -384,23 +384,35 @@ public struct CaptureDecoder {
             events[index].segment = segment
         }
         pendingEvents.removeAll()
-        appendSamples(of: packet, segment: segment, sampleIndex: sampleIndex, followsGap: followsGap)
+        appendSamples(of: packet, nanovolts: (valuesA, valuesB), segment: segment, sampleIndex: sampleIndex,
+                      followsGap: followsGap)
         segments[segment].packets += 1
         segments[segment].samples += 2
         segments[segment].lastSampleIndex = sampleIndex + 1
         lastCommitted = (packet.orderNumber, sampleIndex, valuesB)
     }
 
-    /// Samples A and B of a committed packet; the counter moves on by 2.
-    private mutating func appendSamples(of packet: BrainiacPacket, segment: Int, sampleIndex: Int, followsGap: Bool) {
+    /// Samples A and B of a committed packet, scaled to nV; the counter moves on by 2. Returns sample B's values.
+    @discardableResult
+    private mutating func appendSamples(of packet: BrainiacPacket, segment: Int, sampleIndex: Int,
+                                        followsGap: Bool) -> SIMD4<Double> {
+        let valuesB = packet.nanovoltsB
+        appendSamples(of: packet, nanovolts: (packet.nanovoltsA, valuesB), segment: segment, sampleIndex: sampleIndex,
+                      followsGap: followsGap)
+        return valuesB
+    }
+
+    /// Samples A and B of a committed packet with their values already scaled; the counter moves on by 2.
+    private mutating func appendSamples(of packet: BrainiacPacket, nanovolts: (a: SIMD4<Double>, b: SIMD4<Double>),
+                                        segment: Int, sampleIndex: Int, followsGap: Bool) {
         var a = BrainiacSample(segment: segment, sampleIndex: sampleIndex, counter: counter,
                                orderNumber: packet.orderNumber, byte2: packet.byte2, byte11: packet.byte11,
-                               nanovolts: packet.nanovoltsA)
+                               nanovolts: nanovolts.a)
         a.followsGap = followsGap
         samples.append(a)
         samples.append(BrainiacSample(segment: segment, sampleIndex: sampleIndex + 1, counter: counter + 1,
                                       orderNumber: packet.orderNumber &+ 1, byte2: packet.byte2,
-                                      byte11: packet.byte11, nanovolts: packet.nanovoltsB))
+                                      byte11: packet.byte11, nanovolts: nanovolts.b))
         counter += 2
     }
 
