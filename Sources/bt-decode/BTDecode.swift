@@ -123,17 +123,17 @@ struct BTDecode: ParsableCommand {
             let pathWidth = inputs.map(\.utf8.count).max() ?? 0
             let failures = try runner.forEachInput(inputs, progress: progress) { path in
                 var samples = SampleTableBuilder(sourceFile: path, sourceFileWidth: pathWidth)
-                let analysis = noAnalysis ? nil : BrainiacAnalysis(sourceFile: path, options: analysisOptions)
+                let analysis = noAnalysis ? nil
+                    : AnalysisPipeline(BrainiacAnalysis(sourceFile: path, options: analysisOptions))
                 let result = Result {
                     try CaptureFile.decode(path, byteOrder: byteOrder, options: options, progress: progress) {
                         for table in samples.add($0) {
                             try out.write(table)
                             wroteSamples = true
                         }
-                        guard let analysis else { return }
-                        analysis.consume($0)
-                        // Analysis rows go out as they come, so memory stays bounded for long captures.
-                        for table in analysis.takeTables() where table.rowCount > 0 { try out.write(table) }
+                        // Analysis rows go out as they come (a chunk behind), so memory stays bounded for long
+                        // captures.
+                        for table in analysis?.consume($0) ?? [] where table.rowCount > 0 { try out.write(table) }
                     }
                 }
                 // The last, shorter batch; written even when the input failed part-way, like the batches before it.
@@ -142,10 +142,7 @@ struct BTDecode: ParsableCommand {
                     wroteSamples = true
                 }
                 let decoded = try result.get()
-                if let analysis {
-                    analysis.finish()
-                    for table in analysis.takeTables() where table.rowCount > 0 { try out.write(table) }
-                }
+                for table in analysis?.finish() ?? [] where table.rowCount > 0 { try out.write(table) }
                 records.append(decoded.record)
                 recordings.append(decoded.recordings)
                 gapTables.append(CaptureTables.gaps(decoded.events, sourceFile: path))

@@ -1,0 +1,33 @@
+import Brainiac
+import Dispatch
+import Tables
+
+/// A capture's SDK analysis run on a queue of its own, one chunk behind decoding, so that the two overlap.
+///
+/// Each call hands over the next decoded samples and returns the tables of every sample handed over before
+/// (waiting for their analysis to finish): the rows come out in input order and at the same points of the run
+/// whatever the timing, so the output file is the same bytes from run to run.
+final class AnalysisPipeline: @unchecked Sendable {
+    // @unchecked: `analysis` is touched only on `queue`.
+    private let analysis: BrainiacAnalysis
+    private let queue = DispatchQueue(label: "brainbatch.analysis")
+
+    init(_ analysis: BrainiacAnalysis) {
+        self.analysis = analysis
+    }
+
+    /// Queues `samples` for analysis; returns the tables of the samples queued by earlier calls.
+    func consume(_ samples: [BrainiacSample]) -> [Table] {
+        let earlier = queue.sync { analysis.takeTables() }
+        queue.async { [self] in analysis.consume(samples) }
+        return earlier
+    }
+
+    /// Finishes the analysis (the last segment's band power and baseline); returns the tables not yet returned.
+    func finish() -> [Table] {
+        queue.sync {
+            analysis.finish()
+            return analysis.takeTables()
+        }
+    }
+}
