@@ -6,7 +6,7 @@ SWIFT ?= swift
 RELEASE := .build/release
 # Release tools carry the Swift runtime, HDF5, FFTW and libdeflate inside (process start falls from 21 to 12 ms;
 # they run on cluster nodes without Swift): scripts/static-libs.sh points pkg-config at the static archives.
-# Linked as position-dependent executables: the loader then has no relocations to apply at start (7 -> 5 ms); the
+# Linked as position-dependent executables: the loader then has no relocations to apply (2 ms less at start); the
 # price is a fixed load address for the tool's own code (libraries and stacks are still randomised).
 RELEASE_FLAGS := --static-swift-stdlib -Xlinker -no-pie
 OUT ?= out
