@@ -128,7 +128,7 @@ public final class HDF5ChunkAppender {
                 // The value once, then copied from itself in doubling blocks.
                 let rows = min(chunkRows - staged, remaining)
                 let slot = stage.baseAddress! + staged * width
-                bytes.withUnsafeBytes { slot.copyMemory(from: $0.baseAddress!, byteCount: width) }
+                slot.copyMemory(from: bytes, byteCount: width)
                 var copied = 1
                 while copied < rows {
                     let count = min(copied, rows - copied)

@@ -13,7 +13,7 @@ public enum AllocatorTuning {
     /// what the last batches used.
     ///
     /// All threads share one pool (`M_ARENA_MAX` 1): a batch is made on one thread and freed on the writer's,
-    /// and with glibc's pool per thread, each kept its own high-water mark (9 MB more for a 10-hour capture).
+    /// and with glibc's pool per thread, each kept its own high-water mark (10 MB more for a 10-hour capture).
     /// The tools have at most three busy threads, so the pool's lock costs nothing measurable. A no-op on other C
     /// libraries.
     public static func reuseFreedMemory() {

@@ -23,10 +23,12 @@ final class AnalysisPipeline: @unchecked Sendable {
         return earlier
     }
 
-    /// Finishes the analysis (the last segment's band power and baseline); returns the tables not yet returned.
-    func finish() -> [Table] {
+    /// Waits for the samples queued so far and returns the tables not yet returned, after finishing the analysis
+    /// (the last segment's band power and baseline) when the input was `complete`; an input that failed part-way
+    /// keeps the rows of what was decoded before the failure, unfinished.
+    func finish(complete: Bool) -> [Table] {
         queue.sync {
-            analysis.finish()
+            if complete { analysis.finish() }
             return analysis.takeTables()
         }
     }

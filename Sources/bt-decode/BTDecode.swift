@@ -136,13 +136,15 @@ struct BTDecode: ParsableCommand {
                         for table in analysis?.consume($0) ?? [] where table.rowCount > 0 { try out.write(table) }
                     }
                 }
-                // The last, shorter batch; written even when the input failed part-way, like the batches before it.
+                // The last, shorter batch and the analysis still queued; written even when the input failed
+                // part-way, like the batches before them.
                 if let last = samples.finish() {
                     try out.write(last)
                     wroteSamples = true
                 }
+                let complete = (try? result.get()) != nil
+                for table in analysis?.finish(complete: complete) ?? [] where table.rowCount > 0 { try out.write(table) }
                 let decoded = try result.get()
-                for table in analysis?.finish() ?? [] where table.rowCount > 0 { try out.write(table) }
                 records.append(decoded.record)
                 recordings.append(decoded.recordings)
                 gapTables.append(CaptureTables.gaps(decoded.events, sourceFile: path))
