@@ -249,8 +249,10 @@ public struct CaptureDecoder {
                 let sampleIndex = last.sampleIndex + 2
                 if fill { counter = sampleIndex }
                 if packet.orderNumber < last.order { wraps += 1 }
-                let valuesB = appendSamples(of: packet, segment: segment, sampleIndex: sampleIndex, followsGap: false)
-                last = (packet.orderNumber, sampleIndex, valuesB)
+                let values = (packet.nanovoltsA, packet.nanovoltsB)
+                appendSamples(of: packet, nanovolts: values, segment: segment, sampleIndex: sampleIndex,
+                              followsGap: false)
+                last = (packet.orderNumber, sampleIndex, values.1)
                 packets += 1
                 c += 20
             }
@@ -392,17 +394,8 @@ public struct CaptureDecoder {
         lastCommitted = (packet.orderNumber, sampleIndex, valuesB)
     }
 
-    /// Samples A and B of a committed packet, scaled to nV; the counter moves on by 2. Returns sample B's values.
-    @discardableResult
-    private mutating func appendSamples(of packet: BrainiacPacket, segment: Int, sampleIndex: Int,
-                                        followsGap: Bool) -> SIMD4<Double> {
-        let valuesB = packet.nanovoltsB
-        appendSamples(of: packet, nanovolts: (packet.nanovoltsA, valuesB), segment: segment, sampleIndex: sampleIndex,
-                      followsGap: followsGap)
-        return valuesB
-    }
-
-    /// Samples A and B of a committed packet with their values already scaled; the counter moves on by 2.
+    /// Samples A and B of a committed packet, with their values in nV (scaled once by the caller, which also
+    /// keeps sample B's); the counter moves on by 2.
     private mutating func appendSamples(of packet: BrainiacPacket, nanovolts: (a: SIMD4<Double>, b: SIMD4<Double>),
                                         segment: Int, sampleIndex: Int, followsGap: Bool) {
         var a = BrainiacSample(segment: segment, sampleIndex: sampleIndex, counter: counter,

@@ -147,7 +147,7 @@ public final class HDF5ChunkAppender {
     /// Neighbours that share their representation (one storage object, as a value repeated on every row does, or
     /// the same small-string bits) are equal without reading them: their bits are compared in place, so that a
     /// column of one repeated value costs no reference counting per row.
-    static func runsOfEqualValues(_ values: [String?]) -> [Range<Int>] {
+    private static func runsOfEqualValues(_ values: [String?]) -> [Range<Int>] {
         values.withUnsafeBufferPointer { buffer in
             let bits = UnsafeRawBufferPointer(buffer)
             let stride = MemoryLayout<String?>.stride

@@ -100,8 +100,7 @@ struct BTDecodeCommandTests {
         #expect(result["kinds"] as? [String] == ["gap", "gap"])
         #expect(result["lost"] as? [Int] == [2, 1])
         #expect(result["tool"] as? String == "bt-decode")
-        let sha = try TestSupport.python("import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())", [capture])
-        #expect(result["sha"] as? String == sha.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(result["sha"] as? String == (try TestSupport.pythonSHA256(ofFile: capture)))
     }
 
     @Test("--no-analysis writes only recordings, samples, gaps and anomalies, the same rows as a full run")

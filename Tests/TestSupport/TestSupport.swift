@@ -71,6 +71,13 @@ public enum TestSupport {
         return result.stdout
     }
 
+    /// A file's SHA-256 in lowercase hex as Python's `hashlib` computes it: an independent reference for the
+    /// provenance.
+    public static func pythonSHA256(ofFile path: String) throws -> String {
+        try python("import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())", [path])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// A Python cross-check that failed.
     public struct PythonFailure: Error, CustomStringConvertible {
         public var stderr: String
