@@ -38,13 +38,14 @@ let package = Package(
         .systemLibrary(name: "CHDF5", path: "Sources/CHDF5", pkgConfig: "hdf5",
                        providers: [.apt(["libhdf5-dev"])]),
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        .systemLibrary(name: "CRename", path: "Sources/CRename"),
         .systemLibrary(name: "CLibDeflate", path: "Sources/CLibDeflate", pkgConfig: "libdeflate",
                        providers: [.apt(["libdeflate-dev"])]),
         .target(name: "FFTW", dependencies: ["CFFTW"]),
         .target(name: "HDF5", dependencies: ["CHDF5", "CLibDeflate"]),
 
         // Shared core.
-        .target(name: "Tables", dependencies: ["HDF5", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Tables", dependencies: ["HDF5", "CRename", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "Spectral", dependencies: ["FFTW", "Tables"]),
         .target(name: "ToolSupport", dependencies: ["Tables", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 

@@ -50,11 +50,15 @@ public final class HDF5ChunkAppender {
     private var staged = 0
     /// Rows in the dataset so far (its length), not counting staged rows.
     private var length = 0
+    /// What a missing string (`nil`) is written as; R's rhdf5 reads `NA` back as a missing value when the
+    /// dataset has an `as.na` attribute.
+    public let missingText: String
 
     /// Creates an empty extendible dataset (``HDF5Dataset/createExtendible(in:name:type:storage:)``) and its
     /// staging buffer.
     public init(in location: HDF5Location, name: String, type: HDF5ElementType,
-                storage: HDF5StorageOptions) throws(HDF5Error) {
+                storage: HDF5StorageOptions, missingText: String = "") throws(HDF5Error) {
+        self.missingText = missingText
         dataset = try HDF5Dataset.createExtendible(in: location, name: name, type: type, storage: storage)
         self.type = type
         chunkRows = storage.chunkRows
@@ -97,13 +101,13 @@ public final class HDF5ChunkAppender {
         try append(UnsafeRawBufferPointer(values), rows: values.count, as: .float64)
     }
 
-    /// Appends strings, `nil` written as the empty string: to a variable-length dataset directly, to a
+    /// Appends strings, `nil` written as ``missingText``: to a variable-length dataset directly, to a
     /// fixed-length one NUL padded to its width (a longer value is an error, and nothing of this batch is
     /// written).
     public func append(_ values: [String?]) throws(HDF5Error) {
         guard case .fixedString = type else {
             guard type == .string else { throw mismatch(.string) }
-            try dataset.append(values.map { $0 ?? "" })
+            try dataset.append(values.map { $0 ?? missingText })
             length += values.count
             return
         }
@@ -115,10 +119,10 @@ public final class HDF5ChunkAppender {
         var encoded: [[UInt8]] = []
         encoded.reserveCapacity(runs.count)
         for run in runs {
-            let bytes = Array((values[run.lowerBound] ?? "").utf8)
+            let bytes = Array((values[run.lowerBound] ?? missingText).utf8)
             if bytes.count > width {
                 throw HDF5Error("write \(dataset.path)",
-                                detail: "\"\(values[run.lowerBound] ?? "")\" is longer than the column's \(width) bytes")
+                                detail: "\"\(values[run.lowerBound] ?? missingText)\" is longer than the column's \(width) bytes")
             }
             encoded.append(bytes + [UInt8](repeating: 0, count: width - bytes.count))
         }
@@ -142,7 +146,7 @@ public final class HDF5ChunkAppender {
         }
     }
 
-    /// The ranges of rows that hold one value each, equal by UTF-8 bytes (`nil` as the empty string).
+    /// The ranges of rows that hold one value each, equal by UTF-8 bytes (`nil` equal only to `nil`).
     ///
     /// Neighbours that share their representation (one storage object, as a value repeated on every row does, or
     /// the same small-string bits) are equal without reading them: their bits are compared in place, so that a
@@ -160,7 +164,7 @@ public final class HDF5ChunkAppender {
                         && a.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
                             == b.loadUnaligned(fromByteOffset: 8, as: UInt64.self) { return true }
                 }
-                let x = buffer[i] ?? "", y = buffer[j] ?? ""
+                guard let x = buffer[i], let y = buffer[j] else { return buffer[i] == nil && buffer[j] == nil }
                 return x.utf8.count == y.utf8.count && x.utf8.elementsEqual(y.utf8)
             }
             var runs: [Range<Int>] = []

@@ -7,11 +7,15 @@ public enum HDF5ObjectKind: Sendable, Equatable {
 
 /// A file's root or a group: something that holds named groups and datasets.
 public class HDF5Location: HDF5Object {
-    /// Creates a child group with object time tracking off, so that re-runs give identical bytes.
+    /// Creates a child group with object time tracking off, so that re-runs give identical bytes, and link
+    /// creation order tracked, so that readers that honour it (h5py, hdf5r) list its members in the order they
+    /// were made (a table's columns in table order).
     public func createGroup(_ name: String) throws(HDF5Error) -> HDF5Group {
         let childPath = HDF5Location.join(path, name)
         let gcpl = try HDF5PropertyList(bb_H5P_GROUP_CREATE(), "group creation")
         try HDF5Library.check(H5Pset_obj_track_times(gcpl.id, false), "turn off time tracking for \(childPath)")
+        try HDF5Library.check(H5Pset_link_creation_order(gcpl.id, HDF5Location.creationOrderFlags),
+                              "track creation order in \(childPath)")
         let group = try HDF5Library.check(H5Gcreate2(id, name, bb_H5P_DEFAULT(), gcpl.id, bb_H5P_DEFAULT()),
                                           "create group \(childPath)")
         return HDF5Group(id: group, path: childPath)
@@ -63,6 +67,10 @@ public class HDF5Location: HDF5Object {
         return names.list
     }
 
+    /// `H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED`: HDF5 lists members by creation order only when it is
+    /// indexed too.
+    static let creationOrderFlags = UInt32(H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED)
+
     static func join(_ parent: String, _ name: String) -> String {
         parent.hasSuffix("/") ? parent + name : parent + "/" + name
     }
@@ -81,11 +89,13 @@ public final class HDF5File: HDF5Location {
     /// whole chunks itself (`H5Dwrite_chunk`), already compressed where the dataset is.
     public static let chunkCacheBytes = 0
 
-    /// Creates (truncating) a file whose root group records no times, readable by HDF5 1.8 and 1.10.
+    /// Creates (truncating) a file whose root group records no times and tracks creation order, readable by HDF5 1.8 and 1.10.
     public static func create(path filePath: String) throws(HDF5Error) -> HDF5File {
         _ = HDF5Library.silenced
         let fcpl = try HDF5PropertyList(bb_H5P_FILE_CREATE(), "file creation")
         try HDF5Library.check(H5Pset_obj_track_times(fcpl.id, false), "turn off time tracking for \(filePath)")
+        try HDF5Library.check(H5Pset_link_creation_order(fcpl.id, creationOrderFlags),
+                              "track creation order in \(filePath)")
         let fapl = try HDF5PropertyList(bb_H5P_FILE_ACCESS(), "file access")
         try HDF5Library.check(H5Pset_libver_bounds(fapl.id, H5F_LIBVER_V18, H5F_LIBVER_V110),
                               "set library version bounds for \(filePath)")

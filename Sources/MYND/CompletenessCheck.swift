@@ -124,13 +124,13 @@ public enum CompletenessCheck {
         Table("completeness", [
             .string("source_file", rows.map { _ in folder }, description: "the subject folder as given"),
             .string("subject_id", rows.map(\.subjectID)),
-            .int("session_id", rows.map(\.sessionID)),
-            .int("day", rows.map(\.day)),
+            .int64("session_id", rows.map(\.sessionID)),
+            .int64("day", rows.map(\.day)),
             .string("scenario", rows.map(\.scenario)),
             .string("kind", rows.map(\.kind.rawValue), description: "q questionnaire, r recording"),
-            .int("expected", rows.map(\.expected), unit: "1", description: "files the protocol expects"),
-            .int("found", rows.map(\.found), unit: "1", description: "files present, encrypted ones included"),
-            .int("found_encrypted", rows.map(\.foundEncrypted), unit: "1", description: "of which .asc"),
+            .int64("expected", rows.map(\.expected), unit: "1", description: "files the protocol expects"),
+            .int64("found", rows.map(\.found), unit: "1", description: "files present, encrypted ones included"),
+            .int64("found_encrypted", rows.map(\.foundEncrypted), unit: "1", description: "of which .asc"),
             .string("run_ids", rows.map { $0.runIDs.isEmpty ? nil : $0.runIDs.map(String.init).joined(separator: ";") }, description: "ascending; block = position"),
             .string("status", rows.map(\.status), description: "complete, partial, missing or extra"),
         ])

@@ -1,27 +1,40 @@
+import Crypto
 import Foundation
 
-/// Writes tables as CSV: UTF-8, LF, RFC 4180 quoting, `NA` for missing values (conventions §2).
+/// Writes tables as CSV: UTF-8, LF, RFC 4180 quoting, `NA` for missing values, `TRUE`/`FALSE` (conventions §2),
+/// with a Frictionless codebook and the provenance beside them. The provenance lists every file written with its
+/// SHA-256, so that a later run can tell them from files it did not write (``PreviousOutput``).
 final class CSVTableWriter: TableSink {
-    /// Where each table goes; `nil` for tables that are not written (a single `.csv` holds one table).
-    private let fileForTable: (String) -> String?
-    private let provenancePath: String
-    private var open: [String: BufferedFile] = [:]
-    private var order: [String] = []
+    /// Where the files of a CSV output go while it is written, and the names its provenance records.
+    struct Layout {
+        /// Where a table is written and its recorded name; `nil` for tables that are not written (a single
+        /// `.csv` holds one table).
+        let table: (String) -> (path: String, name: String)?
+        /// Where the codebook goes and its recorded name.
+        let codebook: (path: String, name: String)
+        /// A Data Package over every table (a folder), or the Table Schema of the only table (a single file).
+        let codebookIsPackage: Bool
+        /// Where the provenance goes.
+        let provenancePath: String
+    }
 
-    init(fileForTable: @escaping (String) -> String?, provenancePath: String) {
-        self.fileForTable = fileForTable
-        self.provenancePath = provenancePath
+    private let layout: Layout
+    private var open: [String: BufferedFile] = [:]
+    private var order: [(table: String, name: String, fields: [FrictionlessSchema.Field])] = []
+
+    init(layout: Layout) {
+        self.layout = layout
     }
 
     func append(_ batch: Table) throws(TableOutputError) {
-        guard let path = fileForTable(batch.name) else { return }
+        guard let target = layout.table(batch.name) else { return }
         let file: BufferedFile
         if let existing = open[batch.name] {
             file = existing
         } else {
-            file = try BufferedFile(path: path)
+            file = try BufferedFile(path: target.path)
             open[batch.name] = file
-            order.append(batch.name)
+            order.append((batch.name, target.name, batch.columns.map(FrictionlessSchema.Field.init)))
             var header = ""
             for (index, column) in batch.columns.enumerated() {
                 if index > 0 { header += "," }
@@ -47,11 +60,24 @@ final class CSVTableWriter: TableSink {
     }
 
     func finish(provenance: Provenance) throws(TableOutputError) {
-        for name in order { try open[name]?.close() }
+        var outputs: [OutputFileRecord] = []
+        for entry in order {
+            guard let file = open[entry.table] else { continue }
+            outputs.append(OutputFileRecord(file: entry.name, sha256: try file.close()))
+        }
         open.removeAll()
-        let sidecar = try BufferedFile(path: provenancePath)
-        try sidecar.write(String(decoding: provenance.jsonDocument(), as: UTF8.self))
-        try sidecar.close()
+        let codebook: [String: Any] = layout.codebookIsPackage
+            ? FrictionlessSchema.dataPackage(name: provenance.tool + "-output",
+                                             tables: order.map { ($0.table, $0.name, $0.fields) })
+            : FrictionlessSchema.tableSchema(order.first?.fields ?? [])
+        let schemaFile = try BufferedFile(path: layout.codebook.path)
+        try schemaFile.write(FrictionlessSchema.json(codebook))
+        outputs.append(OutputFileRecord(file: layout.codebook.name, sha256: try schemaFile.close()))
+        var record = provenance
+        record.outputs = outputs
+        let sidecar = try BufferedFile(path: layout.provenancePath)
+        try sidecar.write(String(decoding: record.jsonDocument(), as: UTF8.self))
+        _ = try sidecar.close()
     }
 
     static func appendCell(_ values: ColumnValues, _ row: Int, to text: inout String) {
@@ -60,7 +86,7 @@ final class CSVTableWriter: TableSink {
         case .int64(let v): text += v[row] == .min ? CellFormatting.missing : String(v[row])
         case .float64(let v): text += CellFormatting.float(v[row]) ?? CellFormatting.missing
         case .float32(let v): text += v[row].isNaN ? CellFormatting.missing : v[row].description
-        case .bool(let v): text += v[row] == 1 ? "true" : v[row] == 0 ? "false" : CellFormatting.missing
+        case .bool(let v): text += v[row] == 1 ? CellFormatting.true : v[row] == 0 ? CellFormatting.false : CellFormatting.missing
         case .string(let v):
             if let value = v[row] { appendField(value, to: &text) } else { text += CellFormatting.missing }
         case .timestamp(let v): text += CellFormatting.timestamp(v[row]) ?? CellFormatting.missing
@@ -79,10 +105,11 @@ final class CSVTableWriter: TableSink {
     }
 }
 
-/// A file opened for writing with its own buffer, so many small writes cost few system calls.
+/// A file opened for writing, whose content is hashed (SHA-256) as it is written.
 final class BufferedFile {
     let path: String
     private let handle: FileHandle
+    private var hasher = SHA256()
 
     init(path: String) throws(TableOutputError) {
         self.path = path
@@ -94,12 +121,16 @@ final class BufferedFile {
     }
 
     func write(_ text: String) throws(TableOutputError) {
-        do { try handle.write(contentsOf: Data(text.utf8)) } catch {
+        let data = Data(text.utf8)
+        hasher.update(data: data)
+        do { try handle.write(contentsOf: data) } catch {
             throw .io(path: path, reason: error.localizedDescription)
         }
     }
 
-    func close() throws(TableOutputError) {
+    /// Closes the file and returns the SHA-256 of everything written, lowercase hex.
+    func close() throws(TableOutputError) -> String {
         do { try handle.close() } catch { throw .io(path: path, reason: error.localizedDescription) }
+        return hasher.finalize().hexString
     }
 }

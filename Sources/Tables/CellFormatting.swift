@@ -4,6 +4,11 @@ import Foundation
 public enum CellFormatting {
     /// The CSV spelling of a missing value, read as missing by pandas and R.
     public static let missing = "NA"
+    /// The CSV spelling of true: R's `read.csv` reads only `TRUE`/`FALSE` (and `T`/`F`) as logical, pandas reads
+    /// `TRUE`/`FALSE` as bool.
+    public static let `true` = "TRUE"
+    /// The CSV spelling of false.
+    public static let `false` = "FALSE"
 
     /// The shortest text that reads back to the same double; NaN is missing.
     public static func float(_ value: Double) -> String? {

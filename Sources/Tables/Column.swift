@@ -1,11 +1,13 @@
 /// The values of one column, stored densely with a per-type missing-value sentinel.
 ///
-/// The sentinels are the ones the HDF5 files use (conventions §2): NaN for floats, the type's minimum for
-/// integers, −128 for booleans and `nil` (written as `""` in HDF5, `NA` in CSV) for strings.
+/// A column's kind never depends on its values, so a column has the same type in every output. Missing values are
+/// held as NaN for floats, the type's minimum for integers, −128 for booleans and `nil` for strings; each writer
+/// spells them its own way (`NA` in CSV; in HDF5 as ``HDF5ColumnEncoding`` says).
 public enum ColumnValues: Sendable, Equatable {
     /// 32-bit integers; missing = `Int32.min`.
     case int32([Int32])
-    /// 64-bit integers; missing = `Int64.min`.
+    /// 64-bit integers (values that may exceed int32: epoch milliseconds, byte offsets); missing = `Int64.min`.
+    /// Stored as float64 in HDF5 (exact up to 2⁵³), since R has no 64-bit integers.
     case int64([Int64])
     /// 64-bit floats; missing = NaN.
     case float64([Double])
@@ -127,13 +129,6 @@ extension Column {
     public static func int64(_ name: String, _ values: [Int?], unit: String = "",
                              description: String? = nil) -> Column {
         Column(name, unit: unit, description: description, .int64(values.map { $0.map { Int64($0) } ?? .min }))
-    }
-
-    /// An integer column stored as int32 when every value fits (R has no 64-bit integers), else int64.
-    public static func int(_ name: String, _ values: [Int?], unit: String = "", description: String? = nil) -> Column {
-        let fits = values.allSatisfy { value in value.map { $0 > Int(Int32.min) && $0 <= Int(Int32.max) } ?? true }
-        return fits ? .int32(name, values, unit: unit, description: description)
-                    : .int64(name, values, unit: unit, description: description)
     }
 
     /// A boolean column; `nil` is missing.

@@ -1,11 +1,21 @@
 import HDF5
 
-/// Writes tables into one HDF5 file: a group per table, an extendible 1-D dataset per column (conventions §2).
+/// Writes tables into one HDF5 file: a group per table, an extendible 1-D dataset per column (conventions §2),
+/// each stored as ``HDF5ColumnEncoding`` says.
 final class HDF5TableWriter: TableSink {
+    /// A table being written: its group, its columns as the first batch gave them, and their datasets (none yet
+    /// while the table has no rows).
+    private struct TableEntry {
+        let group: HDF5Group
+        let schema: [Column]
+        var columns: [HDF5ChunkAppender]
+        var rows: Int
+    }
+
     private let path: String
     private let file: HDF5File
     private let compression: Int
-    private var tables: [String: (group: HDF5Group, columns: [HDF5ChunkAppender], rows: Int)] = [:]
+    private var tables: [String: TableEntry] = [:]
     private var order: [String] = []
 
     /// Rows per chunk for a table whose first batch has `rows` rows.
@@ -21,10 +31,15 @@ final class HDF5TableWriter: TableSink {
 
     func append(_ batch: Table) throws(TableOutputError) {
         do {
-            if tables[batch.name] == nil { try create(batch) }
+            if tables[batch.name] == nil { try createGroup(batch) }
             guard var entry = tables[batch.name] else { return }
+            if entry.columns.isEmpty {
+                // A table's datasets are made with its first rows (or, for a table without any, at the end).
+                guard batch.rowCount > 0 else { return }
+                entry.columns = try createColumns(batch.columns, in: entry.group, chunkRows: batch.rowCount)
+            }
             for (index, column) in batch.columns.enumerated() {
-                try write(column.values, to: entry.columns[index])
+                try HDF5ColumnEncoding.append(column.values, to: entry.columns[index])
             }
             // The batch's compressed chunks, of every column, on all cores at once.
             try HDF5ChunkAppender.storePendingChunks(of: entry.columns)
@@ -35,32 +50,33 @@ final class HDF5TableWriter: TableSink {
         }
     }
 
-    private func create(_ batch: Table) throws(HDF5Error) {
+    private func createGroup(_ batch: Table) throws(HDF5Error) {
         let group = try file.createGroup(batch.name)
         try group.setAttribute("columns", .strings(batch.columnNames))
-        let chunk = HDF5TableWriter.chunkRows(forFirstBatch: batch.rowCount)
+        let schema = batch.columns.map { column in
+            var empty = column
+            empty.values = column.values.emptyOfSameKind
+            return empty
+        }
+        tables[batch.name] = TableEntry(group: group, schema: schema, columns: [], rows: 0)
+        order.append(batch.name)
+    }
+
+    private func createColumns(_ schema: [Column], in group: HDF5Group, chunkRows rows: Int,
+                               tableIsEmpty: Bool = false) throws(HDF5Error) -> [HDF5ChunkAppender] {
+        let chunk = HDF5TableWriter.chunkRows(forFirstBatch: rows)
         var columns: [HDF5ChunkAppender] = []
-        for column in batch.columns {
-            let type = HDF5TableWriter.elementType(column)
-            let storage = HDF5StorageOptions(chunkRows: chunk, deflateLevel: compression, shuffle: type.isInteger,
-                                             fillValue: HDF5TableWriter.fillValue(column, type))
-            let appender = try HDF5ChunkAppender(in: group, name: column.name, type: type, storage: storage)
-            let dataset = appender.dataset
-            try dataset.setAttribute("unit", .string(column.unit))
-            if let description = column.description { try dataset.setAttribute("description", .string(description)) }
-            switch column.values {
-            case .int32: try dataset.setAttribute("missing_value", .int(Int64(Int32.min)))
-            case .int64: try dataset.setAttribute("missing_value", .int(Int64.min))
-            case .bool:
-                try dataset.setAttribute("logical", .int(1))
-                try dataset.setAttribute("missing_value", .int(-128))
-            case .string, .timestamp, .localTimestamp: try dataset.setAttribute("missing_value", .string(""))
-            case .float64, .float32: break
-            }
+        for column in schema {
+            let encoding = HDF5ColumnEncoding(column, tableIsEmpty: tableIsEmpty)
+            let storage = HDF5StorageOptions(chunkRows: chunk, deflateLevel: compression,
+                                             shuffle: encoding.elementType.isInteger,
+                                             fillValue: encoding.fillValue(column))
+            let appender = try HDF5ChunkAppender(in: group, name: column.name, type: encoding.elementType,
+                                                 storage: storage, missingText: encoding.missingText)
+            try encoding.describe(column, on: appender.dataset)
             columns.append(appender)
         }
-        tables[batch.name] = (group, columns, 0)
-        order.append(batch.name)
+        return columns
     }
 
     private var arrayGroups: [String: HDF5Group] = [:]
@@ -100,46 +116,14 @@ final class HDF5TableWriter: TableSink {
         }
     }
 
-    /// The fill value of a column's dataset: for fixed-length strings, the first row's value (a per-row source
-    /// file then needs no stored chunk at all while it repeats); HDF5's default of zeros for every other type.
-    static func fillValue(_ column: Column, _ type: HDF5ElementType) -> [UInt8]? {
-        guard case .fixedString = type, case .string(let values) = column.values,
-              let first = values.first, let text = first else { return nil }
-        return Array(text.utf8) + [UInt8](repeating: 0, count: type.elementSize - text.utf8.count)
-    }
-
-    static func elementType(_ column: Column) -> HDF5ElementType {
-        if case .string(let values) = column.values, let width = column.fixedWidth {
-            let longest = values.reduce(0) { max($0, $1?.utf8.count ?? 0) }
-            return .fixedString(width: max(width, longest))
-        }
-        switch column.values {
-        case .int32: return .int32
-        case .int64: return .int64
-        case .float64: return .float64
-        case .float32: return .float32
-        case .bool: return .int8
-        case .string, .timestamp, .localTimestamp: return .string
-        }
-    }
-
-    private func write(_ values: ColumnValues, to column: HDF5ChunkAppender) throws(HDF5Error) {
-        switch values {
-        case .int32(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try column.append(b) }
-        case .int64(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try column.append(b) }
-        case .float64(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try column.append(b) }
-        case .float32(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try column.append(b) }
-        case .bool(let v): try v.withUnsafeBufferPointer { (b) throws(HDF5Error) in try column.append(b) }
-        case .string(let v): try column.append(v)
-        case .timestamp(let v): try column.append(v.map { CellFormatting.timestamp($0) ?? "" })
-        case .localTimestamp(let v): try column.append(v.map { CellFormatting.localTimestamp($0) ?? "" })
-        }
-    }
-
     func finish(provenance: Provenance) throws(TableOutputError) {
         do {
             for name in order {
-                guard let entry = tables[name] else { continue }
+                guard var entry = tables[name] else { continue }
+                if entry.columns.isEmpty {
+                    entry.columns = try createColumns(entry.schema, in: entry.group, chunkRows: 0, tableIsEmpty: true)
+                    tables[name] = entry
+                }
                 for column in entry.columns { try column.flush() }
                 try entry.group.setAttribute("n_rows", .int(Int64(entry.rows)))
             }

@@ -42,7 +42,22 @@ public struct InputHasher {
 }
 
 extension Digest {
+    /// The digest as lowercase hex.
     var hexString: String { map { String(format: "%02x", $0) }.joined() }
+}
+
+/// One file a CSV output wrote, as its provenance lists it: how a later run recognises the file as one it may
+/// replace (``PreviousOutput``).
+public struct OutputFileRecord: Codable, Sendable, Equatable {
+    /// The file's name, relative to the provenance file's folder.
+    public var file: String
+    /// The SHA-256 of its content, lowercase hex.
+    public var sha256: String
+
+    public init(file: String, sha256: String) {
+        self.file = file
+        self.sha256 = sha256
+    }
 }
 
 /// What made an output: written into every output (HDF5 root attributes, or `provenance.json`).
@@ -57,6 +72,8 @@ public struct Provenance: Codable, Sendable, Equatable {
     public var inputs: [InputRecord]
     /// Every parameter that changed a number, as a JSON object (keys sorted).
     public var parametersJSON: String
+    /// The files a CSV output wrote beside its provenance (empty for HDF5, which holds its provenance inside).
+    public var outputs: [OutputFileRecord] = []
 
     public init(tool: String, version: String, commandLine: String, inputs: [InputRecord],
                 parametersJSON: String) {
@@ -81,6 +98,9 @@ public struct Provenance: Codable, Sendable, Equatable {
             "tool": tool, "version": version, "command_line": commandLine,
             "inputs": inputs.map { ["path": $0.path, "size": $0.size, "sha256": $0.sha256] as [String: Any] },
         ]
+        if !outputs.isEmpty {
+            object["outputs"] = outputs.map { ["file": $0.file, "sha256": $0.sha256] }
+        }
         object["parameters"] = (try? JSONSerialization.jsonObject(with: Data(parametersJSON.utf8))) ?? [:]
         let data = (try? JSONSerialization.data(withJSONObject: object,
                                                 options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))

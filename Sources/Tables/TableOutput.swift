@@ -1,18 +1,24 @@
+import CRename
 import Foundation
 
-/// The output of one tool run: tables streamed into a temporary file or folder beside the destination, then
-/// renamed into place by ``commit(provenance:)``. An output that is never committed leaves nothing behind, and
-/// an earlier output at the destination survives a failed run (conventions §3).
+/// The output of one tool run: tables streamed into a temporary file or folder beside the destination, then moved
+/// into place by ``commit(provenance:)`` (conventions §2 and §3).
+///
+/// Nothing is lost: an existing destination is replaced only when it is an earlier BrainBatch output
+/// (``PreviousOutput``), checked when the output is opened and again just before it is replaced; an output that is
+/// never committed leaves nothing behind, and an earlier output survives a failed run. A folder is replaced in one
+/// step (`renameat2` with `RENAME_EXCHANGE`), and only the files the old folder's provenance lists are then removed.
 public final class TableOutput {
     /// Where the result goes.
     public let destination: OutputDestination
-    /// The table names the tool makes, in order (checked against `--table`).
+    /// The table names the tool makes, in order.
     public let tableNames: [String]
     private var sink: TableSink?
     private let temporaryPath: String
     private var committed = false
 
-    /// Prepares an output; `tableNames` lists every table the tool can make.
+    /// Prepares an output; `tableNames` lists every table the tool can make. Throws when the destination's folder
+    /// is missing or the destination holds something a BrainBatch tool did not write.
     ///
     /// With `inBackground`, batches are written on a thread of their own while the tool goes on (at most two
     /// waiting); a write error is then thrown by a later ``write(_:)`` or by ``commit(provenance:)``. Only for
@@ -21,14 +27,17 @@ public final class TableOutput {
                 inBackground: Bool = false) throws(TableOutputError) {
         self.destination = destination
         self.tableNames = tableNames
-        let target = URL(fileURLWithPath: destination.path)
-        let folder = target.deletingLastPathComponent().path
-        temporaryPath = folder + "/." + target.lastPathComponent + ".tmp-\(getpid())"
+        let target = destination.trimmedPath
+        let folder = (target as NSString).deletingLastPathComponent
+        let parent = folder.isEmpty ? "." : folder
+        temporaryPath = (folder.isEmpty ? "" : folder + "/") + "." + (target as NSString).lastPathComponent
+            + ".tmp-\(getpid())"
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw .cannotCreate(path: destination.path, reason: "folder \(folder) does not exist")
+        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
+            throw .cannotCreate(path: destination.path, reason: "folder \(parent) does not exist")
         }
-        TableOutput.remove(temporaryPath)
+        try PreviousOutput.checkReplaceable(destination)
+        removeTemporaries()
         switch destination {
         case .hdf5:
             sink = try HDF5TableWriter(path: temporaryPath, compression: compression)
@@ -36,15 +45,19 @@ public final class TableOutput {
             do { try FileManager.default.createDirectory(atPath: temporaryPath, withIntermediateDirectories: false) }
             catch { throw .cannotCreate(path: destination.path, reason: error.localizedDescription) }
             let base = temporaryPath
-            sink = CSVTableWriter(fileForTable: { base + "/" + $0 + ".csv" }, provenancePath: base + "/provenance.json")
-        case .csvFile(let path, let table):
-            guard let chosen = table ?? (tableNames.count == 1 ? tableNames[0] : nil) else {
-                throw .tableNameNeeded(path: path, available: tableNames)
-            }
-            guard tableNames.contains(chosen) else { throw .unknownTable(chosen, available: tableNames) }
-            let temporary = temporaryPath
-            sink = CSVTableWriter(fileForTable: { $0 == chosen ? temporary : nil },
-                                  provenancePath: temporaryPath + ".provenance.json")
+            sink = CSVTableWriter(layout: .init(
+                table: { (base + "/" + $0 + ".csv", $0 + ".csv") },
+                codebook: (base + "/datapackage.json", "datapackage.json"), codebookIsPackage: true,
+                provenancePath: base + "/" + PreviousOutput.folderProvenance))
+        case .csvFile(let path, let chosen):
+            let temporary = CSVSidecars(table: temporaryPath)
+            let final = CSVSidecars(table: path)
+            let name = (path as NSString).lastPathComponent
+            let table = temporaryPath
+            sink = CSVTableWriter(layout: .init(
+                table: { $0 == chosen ? (table, name) : nil },
+                codebook: (temporary.schema, (final.schema as NSString).lastPathComponent), codebookIsPackage: false,
+                provenancePath: temporary.provenance))
         }
         if inBackground, let direct = sink { sink = BackgroundTableSink(direct) }
     }
@@ -53,8 +66,7 @@ public final class TableOutput {
         if !committed {
             (sink as? BackgroundTableSink)?.drain()
             sink = nil
-            TableOutput.remove(temporaryPath)
-            TableOutput.remove(temporaryPath + ".provenance.json")
+            removeTemporaries()
         }
     }
 
@@ -75,38 +87,68 @@ public final class TableOutput {
         guard let sink else { return }
         try sink.finish(provenance: provenance)
         self.sink = nil
-        let path = destination.path
+        // Whatever appeared at the destination while the tables were written is checked again.
+        try PreviousOutput.checkReplaceable(destination)
+        let path = destination.trimmedPath
         switch destination {
         case .hdf5:
-            try TableOutput.replace(path, with: temporaryPath)
+            try TableOutput.rename(temporaryPath, to: path)
         case .csvFolder:
-            // Swap folders: the old one is moved aside first, so a failed rename keeps it.
-            let old = temporaryPath + ".old"
-            TableOutput.remove(old)
-            let exists = FileManager.default.fileExists(atPath: path)
-            if exists, rename(path, old) != 0 {
-                throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
-            }
-            if rename(temporaryPath, path) != 0 {
-                let reason = String(cString: strerror(errno))
-                if exists { _ = rename(old, path) }
-                throw .cannotCreate(path: path, reason: reason)
-            }
-            TableOutput.remove(old)
+            try replaceFolder(path)
         case .csvFile:
-            try TableOutput.replace(path + ".provenance.json", with: temporaryPath + ".provenance.json")
-            try TableOutput.replace(path, with: temporaryPath)
+            let temporary = CSVSidecars(table: temporaryPath), final = CSVSidecars(table: path)
+            try TableOutput.rename(temporary.schema, to: final.schema)
+            try TableOutput.rename(temporaryPath, to: path)
+            // The provenance last: it vouches for the files before it.
+            try TableOutput.rename(temporary.provenance, to: final.provenance)
         }
         committed = true
     }
 
-    private static func replace(_ path: String, with temporary: String) throws(TableOutputError) {
-        if rename(temporary, path) != 0 {
+    /// Puts the finished temporary folder at `path`. An earlier output there is swapped out in one step, then
+    /// the files its provenance lists are removed, and its folder if that leaves it empty.
+    private func replaceFolder(_ path: String) throws(TableOutputError) {
+        guard PreviousOutput.kind(of: path) != nil else {
+            try TableOutput.rename(temporaryPath, to: path)
+            return
+        }
+        let old = PreviousOutput.recordedFiles(inFolder: path) + [PreviousOutput.folderProvenance]
+        let aside: String
+        if bb_rename_exchange(temporaryPath, path) == 0 {
+            aside = temporaryPath
+        } else if errno == EINVAL || errno == ENOSYS || errno == ENOTSUP {
+            // A file system without the exchange: two renames, the old folder first moved aside.
+            aside = temporaryPath + ".old"
+            try TableOutput.rename(path, to: aside)
+            do { try TableOutput.rename(temporaryPath, to: path) } catch {
+                _ = Foundation.rename(aside, path)
+                throw error
+            }
+        } else {
+            throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
+        }
+        for file in old { unlink(aside + "/" + file) }
+        rmdir(aside)
+    }
+
+    private static func rename(_ temporary: String, to path: String) throws(TableOutputError) {
+        if Foundation.rename(temporary, path) != 0 {
             throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
         }
     }
 
-    private static func remove(_ path: String) {
-        if FileManager.default.fileExists(atPath: path) { try? FileManager.default.removeItem(atPath: path) }
+    /// Removes this process's temporary files or folder, if any.
+    private func removeTemporaries() {
+        switch destination {
+        case .csvFolder:
+            if PreviousOutput.kind(of: temporaryPath) == .folder {
+                try? FileManager.default.removeItem(atPath: temporaryPath)
+            }
+        case .hdf5:
+            unlink(temporaryPath)
+        case .csvFile:
+            let temporary = CSVSidecars(table: temporaryPath)
+            for file in [temporaryPath, temporary.schema, temporary.provenance] { unlink(file) }
+        }
     }
 }

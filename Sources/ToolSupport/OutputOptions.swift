@@ -7,10 +7,10 @@ extension OutputDestination.Format: ExpressibleByArgument {}
 /// The output options every table-writing tool shares (conventions §2 and §4).
 public struct OutputOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: ArgumentHelp(
-        "Output: a .h5/.hdf5 file, a .csv file (one table), or a folder of CSV files.", valueName: "path"))
+        "Output: a .h5/.hdf5/.hdf file, a .csv file (one table, with --table), or a folder of CSV files (a path ending in /, or a name without an extension). An existing output is replaced only if a BrainBatch tool wrote it.", valueName: "path"))
     public var output: String
 
-    @Option(help: "Output format, overriding the extension of -o: hdf5 or csv.")
+    @Option(help: "Output format, which must agree with -o: hdf5 or csv.")
     public var format: OutputDestination.Format?
 
     @Option(help: "With a single .csv output, the table to write.")
@@ -33,18 +33,20 @@ public struct OutputOptions: ParsableArguments {
         }
     }
 
-    /// The destination chosen by `-o`, `--format` and `--table`.
-    public var destination: OutputDestination { OutputDestination(path: output, format: format, table: table) }
+    /// The destination chosen by `-o`, `--format` and `--table` for a tool that makes `tableNames`.
+    public func destination(tableNames: [String]) throws(TableOutputError) -> OutputDestination {
+        try OutputDestination.resolve(path: output, format: format, table: table, tableNames: tableNames)
+    }
 
-    /// Opens the output for the tool's tables, refusing to write over an input; `inBackground` as in
+    /// Opens the output for the tool's tables: refuses an unclear destination (exit 64), an input given twice
+    /// (64), a destination that is an input or a folder that holds one (73), and one that holds files no
+    /// BrainBatch tool wrote (73); `inBackground` as in
     /// ``TableOutput/init(destination:tableNames:compression:inBackground:)``.
     public func open(tableNames: [String], inputs: [String], inBackground: Bool = false) throws(TableOutputError) -> TableOutput {
-        let resolvedOutput = URL(fileURLWithPath: output).standardizedFileURL.path
-        for input in inputs where URL(fileURLWithPath: input).standardizedFileURL.path == resolvedOutput {
-            throw .outputIsInput(input)
-        }
+        let destination = try destination(tableNames: tableNames)
+        try InputList.checkDistinct(inputs)
+        try PreviousOutput.checkApart(destination, from: inputs)
         return try TableOutput(destination: destination, tableNames: tableNames, compression: compression,
                                inBackground: inBackground)
     }
 }
-

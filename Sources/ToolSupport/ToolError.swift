@@ -40,9 +40,9 @@ public enum ToolError: ToolReportable, Equatable {
 extension TableOutputError: ToolReportable {
     public var exitCode: SysExit {
         switch self {
-        case .cannotCreate: .cannotCreate
+        case .cannotCreate, .outputIsInput, .foreignFile, .holdsInput: .cannotCreate
         case .io: .ioError
-        case .tableNameNeeded, .unknownTable, .outputIsInput: .usage
+        case .usage, .tableNameNeeded, .unknownTable: .usage
         }
     }
 

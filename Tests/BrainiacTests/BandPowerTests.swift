@@ -97,7 +97,7 @@ struct BandPowerTests {
         let tables = analysis.tables
         #expect(tables.map(\.name) == BrainiacAnalysis.tableNames)
         let path = TestSupport.temporaryFolder().appendingPathComponent("out.h5").path
-        let output = try TableOutput(destination: OutputDestination(path: path, format: nil, table: nil),
+        let output = try TableOutput(destination: .hdf5(path: path),
                                      tableNames: BrainiacAnalysis.tableNames)
         for table in tables { try output.write(table) }
         try output.commit(provenance: Provenance(tool: "test", version: "0", commandLine: "test", inputs: [],

@@ -69,7 +69,7 @@ struct CommandLineTests {
         print(sorted(t))
         print({k: len(v) for k, v in sorted(t.items())})
         ev = t['events']
-        print(list(ev['marker']), list(ev['onset_s']))
+        print([int(m) for m in ev['marker']], list(ev['onset_s']))
         print([x.decode() for x in ev['trial_type']])
         a = t['answers']
         print(a.loc[a.question_id == b'handedness', 'value_label'].iloc[0].decode(), a['value_num'].isna().sum())
@@ -214,7 +214,7 @@ struct CommandLineTests {
         }
         #expect(result.stderr.contains("row0") && result.stderr.contains("(see the anomalies table)"))
         let recordings = try String(contentsOfFile: out + "/recordings.csv", encoding: .utf8)
-        #expect(recordings.contains(",oscillator,true,128.0,"))
+        #expect(recordings.contains(",oscillator,TRUE,128.0,"))
     }
 
     @Test("Implausible numbers do not crash: a 1e12 Hz rate and a 1e300 s TrialTime are not believed")

@@ -18,13 +18,14 @@ func everyKindTable() -> Table {
 }
 
 func provenanceForTests() -> Provenance {
-    Provenance(tool: "test", version: "0", commandLine: "test -o x", inputs: [
+    Provenance(tool: "rt-stats", version: "0", commandLine: "test -o x", inputs: [
         InputRecord(path: "a.bin", contents: Data("abc".utf8)),
     ], parametersJSON: Provenance.encodeParameters(["window_s": 10]))
 }
 
 func writeEveryKind(to path: String, format: OutputDestination.Format? = nil, table: String? = nil) throws {
-    let output = try TableOutput(destination: OutputDestination(path: path, format: format, table: table),
+    let output = try TableOutput(destination: OutputDestination.resolve(path: path, format: format, table: table,
+                                                                        tableNames: ["kinds", "empty"]),
                                  tableNames: ["kinds", "empty"])
     let table = everyKindTable()
     // Two batches: the writers must append.
@@ -53,17 +54,17 @@ struct TableWriterTests {
         let text = try String(contentsOf: folder.appendingPathComponent("out/kinds.csv"), encoding: .utf8)
         let expected = """
         source_file,count,big,t_s,t3_uv,clear,start,start_local
-        a.bin,1,5000000000,0.1,1.5,true,2014-12-12T22:52:03Z,2014-12-12T22:52:03
-        "b,""quoted"".bin",-2147483647,-1,1e-300,-0.25,false,2014-12-12T22:52:03.250Z,NA
+        a.bin,1,5000000000,0.1,1.5,TRUE,2014-12-12T22:52:03Z,2014-12-12T22:52:03
+        "b,""quoted"".bin",-2147483647,-1,1e-300,-0.25,FALSE,2014-12-12T22:52:03.250Z,NA
         "ünï
-        code",2147483647,0,-2.5,3.0,true,1970-01-01T00:00:00Z,1970-01-02T00:00:00.500
+        code",2147483647,0,-2.5,3.0,TRUE,1970-01-01T00:00:00Z,1970-01-02T00:00:00.500
         NA,NA,NA,NA,NA,NA,NA,1970-01-01T00:00:00
 
         """
         #expect(text == expected)
         let provenance = try Data(contentsOf: folder.appendingPathComponent("out/provenance.json"))
         let object = try JSONSerialization.jsonObject(with: provenance) as? [String: Any]
-        #expect(object?["tool"] as? String == "test")
+        #expect(object?["tool"] as? String == "rt-stats")
         #expect((object?["parameters"] as? [String: Any])?["window_s"] as? Int == 10)
         #expect(try String(contentsOf: folder.appendingPathComponent("out/empty.csv"), encoding: .utf8) == "n\n")
     }
@@ -88,10 +89,12 @@ struct TableWriterTests {
         out["dtypes"] = {k: str(g[k].dtype) for k in g}
         out["count"] = [int(x) for x in g["count"][()]]
         out["count_missing"] = int(g["count"].attrs["missing_value"])
-        out["big"] = [int(x) for x in g["big"][()]]
+        out["big"] = [None if math.isnan(x) else int(x) for x in g["big"][()]]
+        out["kinds"] = {k: g[k].attrs["kind"] for k in g}
         out["t_s"] = [None if math.isnan(x) else x for x in g["t_s"][()]]
         out["clear"] = [int(x) for x in g["clear"][()]]
-        out["logical"] = int(g["clear"].attrs["logical"])
+        out["logical"] = g["clear"].attrs["storage.mode"]
+        out["as_na"] = sorted(k for k in g if "as.na" in g[k].attrs)
         out["source_file"] = [x.decode() for x in g["source_file"][()]]
         out["start"] = [x.decode() for x in g["start"][()]]
         out["tool"] = f.attrs["tool"]
@@ -114,22 +117,28 @@ struct TableWriterTests {
         #expect(units?["t3_uv"] == "µV")
         let dtypes = result["dtypes"] as? [String: String]
         #expect(dtypes?["count"] == "int32")
-        #expect(dtypes?["big"] == "int64")
+        #expect(dtypes?["big"] == "float64")  // R has no 64-bit integers
+        #expect(result["kinds"] as? [String: String] == [
+            "source_file": "string", "count": "int32", "big": "int64", "t_s": "float64", "t3_uv": "float32",
+            "clear": "bool", "start": "timestamp", "start_local": "timestamp_local"])
+        #expect(result["as_na"] as? [String] == ["source_file", "start", "start_local"])
         #expect(dtypes?["t3_uv"] == "float32")
         #expect(dtypes?["clear"] == "int8")
         #expect(result["count"] as? [Int] == [1, -2147483647, 2147483647, Int(Int32.min)])
         #expect(result["count_missing"] as? Int == Int(Int32.min))
-        #expect(result["big"] as? [Int] == [5_000_000_000, -1, 0, Int(Int64.min)])
+        let big = result["big"] as? [Any]
+        #expect(big?.prefix(3).compactMap { $0 as? Int } == [5_000_000_000, -1, 0])
+        #expect(big?.last is NSNull)
         let times = result["t_s"] as? [Any]
         #expect(times?.count == 4)
         #expect(times?[1] as? Double == 1e-300)
         #expect(times?[3] is NSNull)
         #expect(result["clear"] as? [Int] == [1, 0, 1, -128])
-        #expect(result["logical"] as? Int == 1)
-        #expect(result["source_file"] as? [String] == ["a.bin", "b,\"quoted\".bin", "ünï\ncode", ""])
+        #expect(result["logical"] as? String == "logical")
+        #expect(result["source_file"] as? [String] == ["a.bin", "b,\"quoted\".bin", "ünï\ncode", "NA"])
         #expect(result["start"] as? [String] == ["2014-12-12T22:52:03Z", "2014-12-12T22:52:03.250Z",
-                                                 "1970-01-01T00:00:00Z", ""])
-        #expect(result["tool"] as? String == "test")
+                                                 "1970-01-01T00:00:00Z", "NA"])
+        #expect(result["tool"] as? String == "rt-stats")
         #expect((result["params"] as? [String: Int])?["window_s"] == 10)
         #expect(result["empty_rows"] as? Int == 0)
         let csvTypes = result["csv_dtypes"] as? [String: String]
@@ -190,13 +199,39 @@ struct TableWriterTests {
         #expect(FileManager.default.fileExists(atPath: path + ".provenance.json"))
     }
 
-    @Test("The destination follows --format, then the extension")
-    func destination() {
-        #expect(OutputDestination(path: "x.h5", format: nil, table: nil) == .hdf5(path: "x.h5"))
-        #expect(OutputDestination(path: "x.HDF5", format: nil, table: nil) == .hdf5(path: "x.HDF5"))
-        #expect(OutputDestination(path: "x.csv", format: nil, table: "t") == .csvFile(path: "x.csv", table: "t"))
-        #expect(OutputDestination(path: "out", format: nil, table: nil) == .csvFolder(path: "out"))
-        #expect(OutputDestination(path: "out", format: .hdf5, table: nil) == .hdf5(path: "out"))
+    @Test("The destination comes from -o without guessing; --format and --table must agree with it")
+    func destination() throws {
+        let names = ["kinds", "empty"]
+        func resolve(_ path: String, _ format: OutputDestination.Format? = nil,
+                     _ table: String? = nil) throws(TableOutputError) -> OutputDestination {
+            try OutputDestination.resolve(path: path, format: format, table: table, tableNames: names)
+        }
+        let folder = TestSupport.temporaryFolder().path
+        #expect(try resolve("x.h5") == .hdf5(path: "x.h5"))
+        #expect(try resolve("x.HDF5") == .hdf5(path: "x.HDF5"))
+        #expect(try resolve("x.hdf") == .hdf5(path: "x.hdf"))
+        #expect(try resolve("x.h5", .hdf5) == .hdf5(path: "x.h5"))
+        #expect(try resolve("x.csv", nil, "kinds") == .csvFile(path: "x.csv", table: "kinds"))
+        #expect(try resolve("out") == .csvFolder(path: "out"))
+        #expect(try resolve("out.d/") == .csvFolder(path: "out.d/"))
+        #expect(try resolve("out", .csv) == .csvFolder(path: "out"))
+        // An existing folder is a folder whatever its name.
+        try FileManager.default.createDirectory(atPath: folder + "/tables.v2", withIntermediateDirectories: false)
+        #expect(try resolve(folder + "/tables.v2") == .csvFolder(path: folder + "/tables.v2"))
+        // Usage errors, each saying what to write instead.
+        for (path, format, table) in [("out", OutputDestination.Format.hdf5, nil), ("x.h5", .csv, nil),
+                                      ("x.h5", nil, "kinds"), ("x.csv", .hdf5, "kinds"), ("notes.txt", nil, nil),
+                                      ("out/", nil, "kinds"), ("", nil, nil)] as [(String, OutputDestination.Format?, String?)] {
+            #expect(throws: TableOutputError.self) { try resolve(path, format, table) }
+        }
+        FileManager.default.createFile(atPath: folder + "/notes", contents: Data("mine".utf8))
+        do {
+            _ = try resolve(folder + "/notes")
+            Issue.record("an existing file without an extension was taken as an output")
+        } catch {
+            guard case .usage(let message) = error else { Issue.record("\(error)"); return }
+            #expect(message.contains("-o NAME.h5"))
+        }
     }
 }
 
@@ -218,7 +253,7 @@ struct FixedWidthStringTests {
         d = h5py.File(sys.argv[1])["samples"]["source_file"]
         print(d.dtype, [x.decode() for x in d[()]])
         """, [path])
-        #expect(out.trimmingCharacters(in: .whitespacesAndNewlines) == "|S9 ['a.bin', 'a.bin', 'bb/ü.bin', '']")
+        #expect(out.trimmingCharacters(in: .whitespacesAndNewlines) == "|S9 ['a.bin', 'a.bin', 'bb/ü.bin', 'NA']")
     }
 }
 
@@ -247,6 +282,6 @@ struct ArrayDatasetTests {
         try csv.writeArray(array)
         try csv.commit(provenance: provenanceForTests())
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("c").path).sorted()
-                == ["provenance.json", "t.csv"])
+                == ["datapackage.json", "provenance.json", "t.csv"])
     }
 }

@@ -1,0 +1,169 @@
+import Crypto
+import Foundation
+import HDF5
+
+/// Tells an earlier output of a BrainBatch tool, which a run may replace, from everything else, which a run never
+/// removes or overwrites (conventions §2). An output is recognised by its provenance, never by its name:
+/// - an HDF5 file by its root attributes `tool` (a BrainBatch tool), `tool_version` and `input_sha256`;
+/// - a CSV folder by its `provenance.json`, whose `outputs` list every other file of the folder with its SHA-256:
+///   a file not listed, or changed since (a table edited by hand), is foreign;
+/// - a single CSV by its `<file>.provenance.json` sidecar in the same way.
+public enum PreviousOutput {
+    /// The tools whose outputs are recognised.
+    static let tools: Set<String> = ["bt-decode", "ilog-parse", "rt-stats", "mynd-parse", "nt-analyze"]
+
+    /// The provenance file of a CSV folder.
+    static let folderProvenance = "provenance.json"
+
+    /// Throws ``TableOutputError/foreignFile(path:reason:)`` unless replacing the destination loses nothing but
+    /// earlier BrainBatch output.
+    static func checkReplaceable(_ destination: OutputDestination) throws(TableOutputError) {
+        switch destination {
+        case .hdf5(let path):
+            guard let kind = kind(of: path) else { return }
+            guard kind == .file else { throw .foreignFile(path: path, reason: "is a folder, not an HDF5 file") }
+            guard isBrainBatchHDF5(path) else {
+                throw .foreignFile(path: path, reason: "exists and is not an HDF5 output of a BrainBatch tool")
+            }
+        case .csvFile(let path, _):
+            let sidecars = CSVSidecars(table: path)
+            let present = [path, sidecars.schema].filter { kind(of: $0) != nil }
+            let provenanceExists = kind(of: sidecars.provenance) != nil
+            guard !present.isEmpty || provenanceExists else { return }
+            guard let recorded = recordedOutputs(provenance: sidecars.provenance) else {
+                throw .foreignFile(path: provenanceExists ? sidecars.provenance : present[0],
+                                   reason: provenanceExists
+                                       ? "is not the provenance of a BrainBatch output that lists its files"
+                                       : "exists without the \((sidecars.provenance as NSString).lastPathComponent) of a BrainBatch output")
+            }
+            for file in present {
+                try checkRecorded(file, name: (file as NSString).lastPathComponent, in: recorded)
+            }
+        case .csvFolder:
+            let folder = destination.trimmedPath
+            guard let kind = kind(of: folder) else { return }
+            guard kind == .folder else { throw .foreignFile(path: folder, reason: "is a file, not a folder") }
+            let entries = try folderEntries(folder)
+            guard !entries.isEmpty else { return }
+            let provenance = folder + "/" + folderProvenance
+            guard let recorded = recordedOutputs(provenance: provenance) else {
+                let first = entries.contains(folderProvenance) ? folderProvenance : entries[0]
+                throw .foreignFile(path: folder + "/" + first,
+                                   reason: first == folderProvenance
+                                       ? "is not the provenance of a BrainBatch output that lists its files"
+                                       : "is in the output folder, which holds no BrainBatch provenance.json")
+            }
+            for entry in entries where entry != folderProvenance {
+                try checkRecorded(folder + "/" + entry, name: entry, in: recorded)
+            }
+        }
+    }
+
+    /// Throws when the destination is an input, or a folder output holds one.
+    public static func checkApart(_ destination: OutputDestination, from inputs: [String]) throws(TableOutputError) {
+        var written = [destination.trimmedPath]
+        if case .csvFile(let path, _) = destination {
+            let sidecars = CSVSidecars(table: path)
+            written += [sidecars.schema, sidecars.provenance]
+        }
+        let outputIdentities = Set(written.compactMap(FileIdentity.init))
+        let folder: String? = if case .csvFolder = destination {
+            FileIdentity.canonicalPath(destination.trimmedPath).map { $0 == "/" ? $0 : $0 + "/" }
+        } else { nil }
+        for input in inputs {
+            if let identity = FileIdentity(input), outputIdentities.contains(identity) { throw .outputIsInput(input) }
+            if let folder, let resolved = FileIdentity.canonicalPath(input), resolved.hasPrefix(folder) {
+                throw .holdsInput(folder: destination.trimmedPath, input: input)
+            }
+        }
+    }
+
+    /// The files a CSV folder's provenance lists (to remove once a new output has taken its place).
+    static func recordedFiles(inFolder folder: String) -> [String] {
+        (recordedOutputs(provenance: folder + "/" + folderProvenance) ?? [:]).keys.sorted()
+    }
+
+    // MARK: - Reading what is there
+
+    enum Kind { case file, folder, other }
+
+    /// What is at `path` (links not followed), or `nil` where nothing is.
+    static func kind(of path: String) -> Kind? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .folder
+        default: return .other
+        }
+    }
+
+    private static func folderEntries(_ folder: String) throws(TableOutputError) -> [String] {
+        do { return try FileManager.default.contentsOfDirectory(atPath: folder).sorted() } catch {
+            throw .cannotCreate(path: folder, reason: "cannot list the folder: \(error.localizedDescription)")
+        }
+    }
+
+    private static func checkRecorded(_ path: String, name: String,
+                                      in recorded: [String: String]) throws(TableOutputError) {
+        guard kind(of: path) == .file else {
+            throw .foreignFile(path: path, reason: "is not a file an earlier BrainBatch run wrote")
+        }
+        guard let expected = recorded[name] else {
+            throw .foreignFile(path: path, reason: "is not listed in the provenance of the earlier BrainBatch output")
+        }
+        guard sha256(of: path) == expected else {
+            throw .foreignFile(path: path, reason: "has changed since a BrainBatch tool wrote it")
+        }
+    }
+
+    /// The `outputs` of a provenance file (name → SHA-256), or `nil` when it is missing or not a BrainBatch
+    /// provenance that lists its files.
+    static func recordedOutputs(provenance path: String) -> [String: String]? {
+        guard kind(of: path) == .file, let data = FileManager.default.contents(atPath: path),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let tool = object["tool"] as? String, tools.contains(tool),
+              let outputs = object["outputs"] as? [[String: Any]] else { return nil }
+        var recorded: [String: String] = [:]
+        for output in outputs {
+            guard let file = output["file"] as? String, let sha = output["sha256"] as? String else { return nil }
+            recorded[file] = sha
+        }
+        return recorded
+    }
+
+    private static func isBrainBatchHDF5(_ path: String) -> Bool {
+        guard let file = try? HDF5File.open(path: path),
+              let tool = try? file.attribute("tool").stringValue, tools.contains(tool) else { return false }
+        let names = (try? file.attributeNames()) ?? []
+        return names.contains("tool_version") && names.contains("input_sha256")
+    }
+
+    /// The SHA-256 of a file's content, lowercase hex; `nil` when it cannot be read.
+    static func sha256(of path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while true {
+            // `nil` or empty at the end of the file; a read error ends the check.
+            let chunk: Data?
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch { return nil }
+            guard let chunk, !chunk.isEmpty else { break }
+            hasher.update(data: chunk)
+        }
+        return hasher.finalize().hexString
+    }
+}
+
+/// The files beside a single-table CSV output.
+struct CSVSidecars {
+    /// `<file>.schema.json`: the Frictionless Table Schema of the table.
+    let schema: String
+    /// `<file>.provenance.json`.
+    let provenance: String
+
+    init(table path: String) {
+        schema = path + ".schema.json"
+        provenance = path + ".provenance.json"
+    }
+}
