@@ -1,6 +1,10 @@
 # BrainBatch: build, test and run the tools.
 #   make demo   set up what is missing, build in release mode, run every tool on SampleData/ into out/
 #   make test   set up what is missing, build, run the whole test suite
+#   make man    generate the man pages into docs/man (built in .build-man, away from the release build)
+#   make install [PREFIX=~/.local]   release build, then the tools into PREFIX/bin, brainbatch_tables.py into
+#               PREFIX/share/brainbatch/python and the man pages (if made) into PREFIX/share/man/man1
+#   make uninstall [PREFIX=~/.local]   removes exactly what `make install` put there
 SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
@@ -10,8 +14,14 @@ RELEASE := .build/release
 # price is a fixed load address for the tool's own code (libraries and stacks are still randomised).
 RELEASE_FLAGS := --static-swift-stdlib -Xlinker -no-pie
 OUT ?= out
+TOOLS := bt-decode bt-synth ilog-parse rt-stats mynd-parse nt-analyze
+PREFIX ?= $(HOME)/.local
+BINDIR := $(PREFIX)/bin
+PYDIR := $(PREFIX)/share/brainbatch/python
+MAN1DIR := $(PREFIX)/share/man/man1
+PYTABLES := python/brainbatch_tables.py
 
-.PHONY: setup build release demo test man completions bench clean
+.PHONY: setup build release demo test man install uninstall completions bench clean
 
 setup:
 	@scripts/setup.sh
@@ -32,9 +42,41 @@ demo: release
 	scripts/demo.sh $(RELEASE) $(OUT)
 
 # Man pages (ArgumentParser's generate-manual plugin) and shell completions, from the same definitions.
-man: release
+# The plugin builds the tools itself (dynamically linked): in its own scratch path, so the static release build in
+# .build/release stays as it is. docs/man is generated, not committed.
+man: setup
 	@mkdir -p docs/man
-	$(SWIFT) package --allow-writing-to-package-directory generate-manual --output-directory docs/man
+	$(SWIFT) package --scratch-path .build-man --allow-writing-to-package-directory generate-manual --output-directory docs/man
+
+# The release tools, the Python table reader (when present) and the man pages (when `make man` made them).
+install: release
+	install -d $(BINDIR)
+	install -m 755 $(addprefix $(RELEASE)/,$(TOOLS)) $(BINDIR)/
+	@echo "install: $(TOOLS) -> $(BINDIR)"
+	@if [ -f $(PYTABLES) ]; then \
+	  install -d $(PYDIR) && install -m 644 $(PYTABLES) $(PYDIR)/ && \
+	  echo "install: $(notdir $(PYTABLES)) -> $(PYDIR)"; \
+	fi
+	@pages=$$(ls docs/man/*.1 2>/dev/null || true); \
+	if [ -n "$$pages" ]; then \
+	  install -d $(MAN1DIR) && install -m 644 $$pages $(MAN1DIR)/ && \
+	  echo "install: man pages -> $(MAN1DIR)"; \
+	else \
+	  echo "install: no man pages in docs/man (make man first to install them)"; \
+	fi
+	@case ":$$PATH:" in *":$(abspath $(BINDIR)):"*|*":$(BINDIR):"*) ;; \
+	  *) echo "install: $(BINDIR) is not on PATH; add it, e.g. export PATH=\"$(BINDIR):\$$PATH\"";; esac
+
+# Removes exactly the files `make install` writes: the tools, brainbatch_tables.py and the man pages (the tools' own,
+# and any other page docs/man holds, as install copies all of them); folders are left in place.
+uninstall:
+	rm -f $(addprefix $(BINDIR)/,$(TOOLS))
+	rm -f $(PYDIR)/$(notdir $(PYTABLES))
+	@pages=$$(cd docs/man 2>/dev/null && ls *.1 2>/dev/null || true); \
+	for page in $$(printf '%s\n' $(addsuffix .1,$(TOOLS)) $$pages | sort -u); do \
+	  rm -f $(MAN1DIR)/$$page; \
+	done
+	@echo "uninstall: removed BrainBatch's files from $(PREFIX)"
 
 completions: release
 	@mkdir -p $(OUT)/completions

@@ -29,6 +29,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         // C libraries, reached only through the `FFTW` and `HDF5` modules (libdeflate too, for HDF5's
@@ -45,7 +46,8 @@ let package = Package(
         .target(name: "HDF5", dependencies: ["CHDF5", "CLibDeflate"]),
 
         // Shared core.
-        .target(name: "Tables", dependencies: ["HDF5", "CRename", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Tables", dependencies: ["HDF5", "CRename", .product(name: "Crypto", package: "swift-crypto"),
+                                               .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "Spectral", dependencies: ["FFTW", "Tables"]),
         .target(name: "ToolSupport", dependencies: ["Tables", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 

@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
 # Installs what BrainBatch needs and is missing: the C libraries (FFTW, HDF5, libdeflate, pkg-config) from Debian's
-# packages, and the Python packages the tests and benchmarks cross-check against.
+# packages, R with rhdf5 and hdf5r (the tests read the HDF5 outputs back in R), and the Python packages the tests and
+# benchmarks cross-check against.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
+apt_packages=()
 if ! pkg-config --exists fftw3 hdf5 libdeflate 2>/dev/null; then
-    echo "setup: installing libfftw3-dev libhdf5-dev libdeflate-dev pkg-config" >&2
+    apt_packages+=(libfftw3-dev libhdf5-dev libdeflate-dev pkg-config)
+fi
+if ! Rscript -e 'suppressPackageStartupMessages({library(rhdf5); library(hdf5r)})' >/dev/null 2>&1; then
+    apt_packages+=(r-base-core r-bioc-rhdf5 r-cran-hdf5r)
+fi
+if [ ${#apt_packages[@]} -gt 0 ]; then
+    echo "setup: installing ${apt_packages[*]}" >&2
     as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq libfftw3-dev libhdf5-dev libdeflate-dev pkg-config >/dev/null
+    as_root env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -qq --no-install-recommends "${apt_packages[@]}" >/dev/null
 fi
 
-if ! python3 -c "import numpy, scipy, h5py, pandas, snakemake" 2>/dev/null; then
+if ! python3 -c "import numpy, scipy, h5py, pandas, snakemake, frictionless" 2>/dev/null; then
     echo "setup: installing Python packages from requirements.txt" >&2
     python3 -m pip install --quiet --disable-pip-version-check -r requirements.txt
 fi

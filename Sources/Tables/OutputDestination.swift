@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// Where and how a tool writes its tables (conventions §2), chosen from `-o` without guessing.
 public enum OutputDestination: Sendable, Equatable {
@@ -26,9 +27,7 @@ public enum OutputDestination: Sendable, Equatable {
     public static func resolve(path: String, format: Format?, table: String?,
                                tableNames: [String]) throws(TableOutputError) -> OutputDestination {
         guard !path.isEmpty else { throw .usage("-o: give an output path") }
-        let name = (path as NSString).lastPathComponent
-        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
-        let ext = dot.map { String(name[name.index(after: $0)...]).lowercased() }
+        let ext = FilePath(path).extension?.lowercased()
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
         let folderSyntax = path.hasSuffix("/") || (exists && isFolder.boolValue)
@@ -66,8 +65,9 @@ public enum OutputDestination: Sendable, Equatable {
 
     /// The path without its extension, for suggestions.
     private static func stem(_ path: String) -> String {
-        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
-        return (trimmed as NSString).deletingPathExtension
+        var file = FilePath(path)
+        file.extension = nil
+        return file.string
     }
 
     /// The path given.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HDF5
+import SystemPackage
 
 /// Tells an earlier output of a BrainBatch tool, which a run may replace, from everything else, which a run never
 /// removes or overwrites (conventions §2). An output is recognised by its provenance, never by its name:
@@ -34,10 +35,10 @@ public enum PreviousOutput {
                 throw .foreignFile(path: provenanceExists ? sidecars.provenance : present[0],
                                    reason: provenanceExists
                                        ? "is not the provenance of a BrainBatch output that lists its files"
-                                       : "exists without the \((sidecars.provenance as NSString).lastPathComponent) of a BrainBatch output")
+                                       : "exists without the \(FilePath(sidecars.provenance).lastComponent?.string ?? "") of a BrainBatch output")
             }
             for file in present {
-                try checkRecorded(file, name: (file as NSString).lastPathComponent, in: recorded)
+                try checkRecorded(file, name: FilePath(file).lastComponent?.string ?? file, in: recorded)
             }
         case .csvFolder:
             let folder = destination.trimmedPath

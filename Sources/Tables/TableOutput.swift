@@ -1,5 +1,6 @@
 import CRename
 import Foundation
+import SystemPackage
 
 /// The output of one tool run: tables streamed into a temporary file or folder beside the destination, then moved
 /// into place by ``commit(provenance:)`` (conventions §2 and §3).
@@ -27,14 +28,15 @@ public final class TableOutput {
                 inBackground: Bool = false) throws(TableOutputError) {
         self.destination = destination
         self.tableNames = tableNames
-        let target = destination.trimmedPath
-        let folder = (target as NSString).deletingLastPathComponent
-        let parent = folder.isEmpty ? "." : folder
-        temporaryPath = (folder.isEmpty ? "" : folder + "/") + "." + (target as NSString).lastPathComponent
-            + ".tmp-\(getpid())"
+        // The temporary sibling: `.<name>.tmp-<pid>` in the destination's folder.
+        let target = FilePath(destination.trimmedPath)
+        let parent = target.removingLastComponent()
+        let name = target.lastComponent?.string ?? target.string
+        temporaryPath = parent.appending(".\(name).tmp-\(getpid())").string
+        let folder = parent.isEmpty ? "." : parent.string
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
-            throw .cannotCreate(path: destination.path, reason: "folder \(parent) does not exist")
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw .cannotCreate(path: destination.path, reason: "folder \(folder) does not exist")
         }
         try PreviousOutput.checkReplaceable(destination)
         removeTemporaries()
@@ -52,11 +54,12 @@ public final class TableOutput {
         case .csvFile(let path, let chosen):
             let temporary = CSVSidecars(table: temporaryPath)
             let final = CSVSidecars(table: path)
-            let name = (path as NSString).lastPathComponent
+            let name = FilePath(path).lastComponent?.string ?? path
             let table = temporaryPath
             sink = CSVTableWriter(layout: .init(
                 table: { $0 == chosen ? (table, name) : nil },
-                codebook: (temporary.schema, (final.schema as NSString).lastPathComponent), codebookIsPackage: false,
+                codebook: (temporary.schema, FilePath(final.schema).lastComponent?.string ?? final.schema),
+                codebookIsPackage: false,
                 provenancePath: temporary.provenance))
         }
         if inBackground, let direct = sink { sink = BackgroundTableSink(direct) }

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Every table of every tool, written as HDF5 and as a CSV folder, read back the way researchers read it —
+/// pandas (`read_csv`, and `python/brainbatch_tables.py` for HDF5), R (`read.csv`, `rhdf5::h5read`, hdf5r) — and
+/// compared value by value, type by type and missing value by missing value (`Tests/ReadBack/check_readback.py`,
+/// which also validates the Frictionless `datapackage.json` and runs `check_readback.R`).
+@Suite("Outputs read back exactly in R and pandas")
+struct ReadBackTests {
+    /// One tool run: the tool, its inputs (relative to the package root or to `../shared/realdata`), extra options.
+    struct Case: CustomTestStringConvertible, Sendable {
+        let tool: String
+        let inputs: [String]
+        var options: [String] = []
+        var realData = false
+        var testDescription: String { "\(tool) \(inputs.first ?? "")\(inputs.count > 1 ? " …" : "")" }
+    }
+
+    static let sampleCases: [Case] = [
+        Case(tool: "bt-decode", inputs: ["SampleData/brainiac/clean_v2.bin", "SampleData/brainiac/faulty_v2.bin",
+                                         "SampleData/brainiac/legacy_le_v1.bin", "SampleData/brainiac/restart_mixed.bin"]),
+        // A clean capture alone: empty gaps and anomalies tables.
+        Case(tool: "bt-decode", inputs: ["SampleData/brainiac/clean_v2.bin"], options: ["--no-analysis"]),
+        Case(tool: "ilog-parse", inputs: [
+            "SampleData/interactlog/data/2023-07-04/P01 (Trial 1) 2023-07-04 - 10-15-02.txt",
+            "SampleData/interactlog/data/2023-07-04/P01 (Trial 2) 2023-07-04 - 10-15-02.txt",
+            "SampleData/interactlog/data/2021-12-08/Anonymous Participant (Trial 1) 2021-12-08 - 14-03-27.txt",
+            "SampleData/interactlog/experiments/6610E5B7-1005-4295-9B04-BD9A46F1454F/P07 (Trial 1) 2023-10-17 - 14-02-11.txt",
+        ]),
+        Case(tool: "rt-stats", inputs: ["SampleData/braintracker/BrainTrackerResultsFile.csv"]),
+        Case(tool: "rt-stats", inputs: ["SampleData/braintracker/brain_data_raw.csv"]),
+        Case(tool: "mynd-parse", inputs: ["SampleData/mynd"], options: ["--definitions", "SampleData/mynd/definitions"]),
+        Case(tool: "nt-analyze", inputs: ["SampleData/mindaffect/mindaffectBCI_sample_261123_1200.txt"]),
+    ]
+
+    static let realCases: [Case] = [
+        Case(tool: "rt-stats", inputs: ["braintracker/BrainTrackerResultsFile.csv",
+                                        "braintracker/BrainTrackerResultsFile (thru9-4).csv"], realData: true),
+        Case(tool: "nt-analyze", inputs: ["mindaffect/mindaffectBCI_exampledata.txt"], realData: true),
+        Case(tool: "mynd-parse", inputs: ["mynd/q_initial_1_0_0_565C1BB8-F700-46DE-9508-EFAA70288D44.json",
+                                          "mynd/r_rest_1_2_1_565C1BB8-F700-46DE-9508-EFAA70288D44.hdf"],
+             options: ["--definitions", "mynd"], realData: true),
+    ]
+
+    static let realDataFolder = TestSupport.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/realdata")
+    static let realDataPresent = FileManager.default.fileExists(atPath: realDataFolder.path)
+
+    func check(_ c: Case) throws {
+        let base = c.realData ? ReadBackTests.realDataFolder : TestSupport.packageRoot
+        let resolve = { (path: String) in base.appendingPathComponent(path).path }
+        var options = c.options
+        if let index = options.firstIndex(of: "--definitions") { options[index + 1] = resolve(options[index + 1]) }
+        let out = TestSupport.temporaryFolder()
+        let h5 = out.appendingPathComponent("out.h5").path, csv = out.appendingPathComponent("csv").path
+        let tool = TestSupport.executable(c.tool)
+        for target in [h5, csv] {
+            let run = try TestSupport.run(tool, c.inputs.map(resolve) + options + ["-o", target, "-q"])
+            try #require(run.status == 0, "\(c.tool) -o \(target): \(run.stderr)")
+        }
+        let script = TestSupport.packageRoot.appendingPathComponent("Tests/ReadBack/check_readback.py").path
+        let check = try TestSupport.run("/usr/bin/env", ["python3", script, h5, csv])
+        #expect(check.status == 0, "\(check.stdout)\n\(check.stderr)")
+        #expect(check.stdout.contains(" rows"), "the checker read no table: \(check.stdout)")
+    }
+
+    @Test("SampleData: HDF5 equals CSV in pandas and in R, every table, every column", arguments: sampleCases)
+    func sampleData(_ c: Case) throws { try check(c) }
+
+    @Test("The real files: HDF5 equals CSV in pandas and in R, every table, every column",
+          .enabled(if: realDataPresent, "../shared/realdata is absent"), arguments: realCases)
+    func realFiles(_ c: Case) throws { try check(c) }
+}
