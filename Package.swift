@@ -60,7 +60,7 @@ let package = Package(
 
         // Executables.
         tool("bt-decode", ["Brainiac"]),
-        tool("bt-synth", ["Brainiac"]),
+        tool("bt-synth", ["Brainiac", .product(name: "SystemPackage", package: "swift-system")]),
         tool("ilog-parse", ["InteractLog"]),
         tool("rt-stats", ["BrainTracker"]),
         tool("mynd-parse", ["MYND"]),

@@ -11,7 +11,7 @@ import SystemPackage
 /// - a single CSV by its `<file>.provenance.json` sidecar in the same way.
 public enum PreviousOutput {
     /// The tools whose outputs are recognised.
-    static let tools: Set<String> = ["bt-decode", "ilog-parse", "rt-stats", "mynd-parse", "nt-analyze"]
+    static let tools: Set<String> = ["bt-decode", "bt-synth", "ilog-parse", "rt-stats", "mynd-parse", "nt-analyze"]
 
     /// The provenance file of a CSV folder.
     static let folderProvenance = "provenance.json"
@@ -58,6 +58,34 @@ public enum PreviousOutput {
                 try checkRecorded(folder + "/" + entry, name: entry, in: recorded)
             }
         }
+    }
+
+    /// For an output that is one file with a JSON sidecar holding its provenance (`bt-synth`'s capture and
+    /// `<capture>.truth.json`, provenance under `provenanceKey`): throws unless both are absent, or the sidecar is a
+    /// BrainBatch provenance that lists the file with its current SHA-256.
+    public static func checkReplaceable(file: String, sidecar: String, provenanceKey: String) throws(TableOutputError) {
+        let fileExists = kind(of: file) != nil, sidecarExists = kind(of: sidecar) != nil
+        guard fileExists || sidecarExists else { return }
+        guard let recorded = recordedOutputs(provenance: sidecar, under: provenanceKey) else {
+            throw .foreignFile(path: sidecarExists ? sidecar : file,
+                               reason: sidecarExists ? "is not a BrainBatch sidecar that lists its files"
+                                                     : "exists without the sidecar of a BrainBatch output")
+        }
+        if fileExists { try checkRecorded(file, name: FilePath(file).lastComponent?.string ?? file, in: recorded) }
+    }
+
+    /// For files a tool adds to a shared folder with a provenance file listing them (`ilog-parse`'s Java companion
+    /// files): throws for the first of `files` that exists but is not listed there, unchanged.
+    public static func checkReplaceable(files: [String], listedIn provenance: String) throws(TableOutputError) {
+        let recorded = recordedFiles(provenance: provenance)
+        for file in files where kind(of: file) != nil {
+            try checkRecorded(file, name: FilePath(file).lastComponent?.string ?? file, in: recorded)
+        }
+    }
+
+    /// The files (name → SHA-256) a provenance file lists, or `[:]` when it is missing or not a BrainBatch one.
+    public static func recordedFiles(provenance path: String) -> [String: String] {
+        recordedOutputs(provenance: path) ?? [:]
     }
 
     /// Throws when the destination is an input, or a folder output holds one.
@@ -120,9 +148,10 @@ public enum PreviousOutput {
 
     /// The `outputs` of a provenance file (name → SHA-256), or `nil` when it is missing or not a BrainBatch
     /// provenance that lists its files.
-    static func recordedOutputs(provenance path: String) -> [String: String]? {
+    static func recordedOutputs(provenance path: String, under key: String? = nil) -> [String: String]? {
         guard kind(of: path) == .file, let data = FileManager.default.contents(atPath: path),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let object = key.map({ document[$0] as? [String: Any] }) ?? document,
               let tool = object["tool"] as? String, tools.contains(tool),
               let outputs = object["outputs"] as? [[String: Any]] else { return nil }
         var recorded: [String: String] = [:]

@@ -23,7 +23,7 @@ struct BTDecode: ParsableCommand {
 
         EXAMPLES:
           bt-decode capture.bin -o capture.h5
-          bt-decode day1/*.bin -o day1/ --keep-going
+          bt-decode day1/*.bin -o day1-tables/ --keep-going
           bt-decode legacy.bin --byte-order auto --gaps fill -o legacy.csv --table samples
         """,
         version: ToolVersion.current)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Brainiac
 import Foundation
+import SystemPackage
 import Tables
 import ToolSupport
 
@@ -128,13 +129,18 @@ struct BTSynth: ParsableCommand {
             let settings = try settings()
             let synthesizer: CaptureSynthesizer
             do { synthesizer = try CaptureSynthesizer(settings) } catch let error as SynthSettingsError { throw ToolError.usage(error.message) }
+            // Never over a capture bt-synth did not write: an existing one must be listed, unchanged, in its truth.
+            let sidecar = output + ".truth.json"
+            try PreviousOutput.checkReplaceable(file: output, sidecar: sidecar, provenanceKey: "provenance")
             let (bytes, truth) = synthesizer.synthesize()
-            let provenance = runner.provenance(inputs: [], parametersJSON: Provenance.encodeParameters(settings))
+            var provenance = runner.provenance(inputs: [], parametersJSON: Provenance.encodeParameters(settings))
+            provenance.outputs = [OutputFileRecord(file: FilePath(output).lastComponent?.string ?? output,
+                                                   sha256: InputRecord(path: output, contents: Data(bytes)).sha256)]
             let document = SynthTruthDocument(truth: truth, settings: settings, provenance: provenance)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             try AtomicFile.write(Data(bytes), to: output)
-            try AtomicFile.write(try encoder.encode(document) + Data("\n".utf8), to: output + ".truth.json")
+            try AtomicFile.write(try encoder.encode(document) + Data("\n".utf8), to: sidecar)
             runner.diagnostics.note("\(output): \(bytes.count) bytes, \(truth.segments.reduce(0) { $0 + $1.packets }) packets, "
                                     + "\(truth.droppedPackets.count) dropped, \(truth.byteDeletions.count) byte deletions")
         }

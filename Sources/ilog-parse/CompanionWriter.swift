@@ -34,9 +34,16 @@ struct CompanionWriter {
         return name.hasSuffix(".txt") ? String(name.dropLast(4)) : name
     }
 
-    /// Refuses two Java logs with one stem, and existing files without `--force` (exit 73).
+    /// The provenance file of the companions folder: it lists every companion file ilog-parse wrote there with its
+    /// SHA-256, so that a later run replaces those (and only those, unchanged) without `--force`.
+    static let provenanceName = "ilog-parse-companions.provenance.json"
+    var provenancePath: String { folder + "/" + CompanionWriter.provenanceName }
+
+    /// Refuses two Java logs with one stem, and (without `--force`) existing files that ilog-parse did not write
+    /// or that changed since (exit 73).
     func check(_ analyses: [TrialAnalysis]) throws {
         var stems: [String: String] = [:]
+        var targets: [String] = []
         for analysis in analyses where analysis.log.program == .java {
             let stem = Self.stem(analysis.log.sourceFile)
             if let other = stems[stem] {
@@ -44,17 +51,17 @@ struct CompanionWriter {
                                      message: "--java-companions: \(other) and \(analysis.log.sourceFile) have the same name; their companion files would collide")
             }
             stems[stem] = analysis.log.sourceFile
-            for suffix in ["_strokes.txt", "_keys.txt"] where !force {
-                let path = folder + "/" + stem + suffix
-                if FileManager.default.fileExists(atPath: path) {
-                    throw CompanionError(exitCode: .cannotCreate, message: "\(path) exists (give --force to overwrite it)")
-                }
-            }
+            targets += ["_strokes.txt", "_keys.txt"].map { folder + "/" + stem + $0 }
+        }
+        guard !force else { return }
+        do { try PreviousOutput.checkReplaceable(files: targets, listedIn: provenancePath) } catch {
+            throw CompanionError(exitCode: .cannotCreate, message: error.description + " (or give --force to overwrite it)")
         }
     }
 
-    /// Writes the files (creating the folder), each through a temporary file and a rename.
-    func write(_ analyses: [TrialAnalysis]) throws {
+    /// Writes the files (creating the folder), each through a temporary file and a rename, then the folder's
+    /// provenance: the earlier entries of files not rewritten, and these.
+    func write(_ analyses: [TrialAnalysis], provenance: Provenance) throws {
         let java = analyses.filter { $0.log.program == .java }
         guard !java.isEmpty else { return }
         do {
@@ -62,23 +69,18 @@ struct CompanionWriter {
         } catch {
             throw CompanionError(exitCode: .cannotCreate, message: "\(folder): cannot create the folder: \(error.localizedDescription)")
         }
+        var recorded = PreviousOutput.recordedFiles(provenance: provenancePath)
         for analysis in java {
             let stem = Self.stem(analysis.log.sourceFile)
-            try writeAtomically(JavaCompanionFiles.strokes(analysis), to: folder + "/" + stem + "_strokes.txt")
-            try writeAtomically(JavaCompanionFiles.keys(analysis), to: folder + "/" + stem + "_keys.txt")
+            for (suffix, text) in [("_strokes.txt", JavaCompanionFiles.strokes(analysis)),
+                                   ("_keys.txt", JavaCompanionFiles.keys(analysis))] {
+                let data = Data(text.utf8)
+                try AtomicFile.write(data, to: folder + "/" + stem + suffix)
+                recorded[stem + suffix] = InputRecord(path: stem + suffix, contents: data).sha256
+            }
         }
-    }
-
-    private func writeAtomically(_ text: String, to path: String) throws {
-        let temporary = URL(fileURLWithPath: path).deletingLastPathComponent()
-            .appendingPathComponent(".\(URL(fileURLWithPath: path).lastPathComponent).tmp-\(getpid())").path
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
-            throw CompanionError(exitCode: .cannotCreate, message: "\(path): cannot write")
-        }
-        if rename(temporary, path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw CompanionError(exitCode: .cannotCreate, message: "\(path): cannot write: \(reason)")
-        }
+        var record = provenance
+        record.outputs = recorded.keys.sorted().map { OutputFileRecord(file: $0, sha256: recorded[$0]!) }
+        try AtomicFile.write(record.jsonDocument(), to: provenancePath)
     }
 }

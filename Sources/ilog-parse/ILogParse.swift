@@ -118,9 +118,9 @@ struct ILogParse: ParsableCommand {
                 if let table = InteractLogTables.concatenate(tableBatches) { try out.write(table) }
             }
             let parameters = Parameters(skip_bad_lines: skipBadLines, java_companions: javaCompanions)
-            try out.commit(provenance: runner.provenance(inputs: records,
-                                                         parametersJSON: Provenance.encodeParameters(parameters)))
-            try companions?.write(analyses)
+            let provenance = runner.provenance(inputs: records, parametersJSON: Provenance.encodeParameters(parameters))
+            try out.commit(provenance: provenance)
+            try companions?.write(analyses, provenance: provenance)
             try runner.finish(failures: failures)
         }
     }

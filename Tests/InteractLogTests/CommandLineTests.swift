@@ -95,7 +95,9 @@ import TestSupport
         let keyLines = keys.split(separator: "\n")
         #expect(keyLines[12] == "2;38;1;UP;Up;58248816605955;58255324905479;6508299524")
         #expect(keyLines.count == 12 + 5)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out).count == 2)  // the iPad log gets none
+        // The iPad log gets none; the folder's provenance lists the two files with their SHA-256.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+                == ["\(stem)_keys.txt", "\(stem)_strokes.txt", "ilog-parse-companions.provenance.json"])
         // Read back beside a copy of the log, the companions are skipped and agree with it.
         let copyBeside = write("companions/\(stem).txt", try String(contentsOfFile: log, encoding: .utf8))
         result = try TestSupport.run(exe, [copyBeside, out + "/\(stem)_strokes.txt", out + "/\(stem)_keys.txt", "-o", path("back")])
@@ -103,9 +105,12 @@ import TestSupport
         let back = try String(contentsOfFile: path("back/anomalies.csv"), encoding: .utf8)
         #expect(back.components(separatedBy: "I_COMPANION").count == 3 && !back.contains("W_COMPANION_MISMATCH"))
         try FileManager.default.removeItem(atPath: copyBeside)
-        // An existing file is not overwritten without --force (73); with it, it is.
+        // Its own earlier companions are replaced; a companion changed by hand is not, without --force (73).
         result = try TestSupport.run(exe, [log, "-o", path("out2.h5"), "--java-companions", out])
-        #expect(result.status == 73 && result.stderr.contains("--force"))
+        #expect(result.status == 0, "\(result.stderr)")
+        try Data((strokes + "edited\n").utf8).write(to: URL(fileURLWithPath: out + "/\(stem)_strokes.txt"))
+        result = try TestSupport.run(exe, [log, "-o", path("out2.h5"), "--java-companions", out])
+        #expect(result.status == 73 && result.stderr.contains("--force") && result.stderr.contains("changed"))
         result = try TestSupport.run(exe, [log, "-o", path("out2.h5"), "--java-companions", out, "--force"])
         #expect(result.status == 0)
         // Never beside the inputs (64); two inputs with one stem (73) even with --force.
