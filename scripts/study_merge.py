@@ -15,9 +15,10 @@ import glob
 import os
 import sys
 
-import h5py
-import numpy as np
 import pandas as pd
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import brainbatch_tables as bb  # noqa: E402
 
 KINDS = ["brainiac", "interactlog", "braintracker", "mynd", "mindaffect"]
 
@@ -30,33 +31,22 @@ def read_list(out, kind):
         return [tuple(line.rstrip("\n").split("\t", 1)) for line in f if line.strip()]
 
 
-def read_column(dataset):
-    values = dataset[()]
-    attrs = dataset.attrs
-    if values.dtype.kind in ("S", "O"):
-        return pd.Series([v.decode("utf-8") if isinstance(v, bytes) else v for v in values], dtype="object")
-    if values.dtype.kind in ("i", "u"):
-        series = pd.Series(values)
-        if "missing_value" in attrs:
-            series = series.mask(series == int(attrs["missing_value"]))
-            series = series.astype("Int64")
-        if int(attrs.get("logical", 0)) == 1:
-            series = series.map(lambda v: pd.NA if pd.isna(v) else bool(v)).astype("boolean")
-        return series
-    return pd.Series(values)
-
-
 def read_tables(path):
-    """{table name: DataFrame} of one HDF5 output of the toolkit (one group per table, one dataset per column)."""
-    tables = {}
-    with h5py.File(path, "r") as f:
-        for name, group in f.items():
-            if not isinstance(group, h5py.Group) or "n_rows" not in group.attrs:
-                continue  # not a table (e.g. nt-analyze's /arrays/ of 2-D datasets, which stay per file)
-            columns = [c.decode() if isinstance(c, bytes) else str(c) for c in group.attrs.get("columns", list(group))]
-            data = {c: read_column(group[c]) for c in columns if c in group and group[c].ndim == 1}
-            tables[name] = pd.DataFrame(data)
-    return tables
+    """{table name: DataFrame} of one HDF5 output of the toolkit, read by python/brainbatch_tables.py (typed
+    columns, NA where missing); 2-D arrays (nt-analyze's /arrays/) are not tables and stay per file."""
+    return bb.read_tables(path)
+
+
+def write_csv(frame, path):
+    """The toolkit's one CSV dialect: NA for every missing value, booleans TRUE/FALSE (read as logical by R's
+    read.csv and as bool by pandas), written to a temporary file and renamed into place."""
+    frame = frame.copy()
+    for column in frame.columns:
+        if str(frame[column].dtype) in ("boolean", "bool"):
+            frame[column] = frame[column].map(lambda v: pd.NA if pd.isna(v) else ("TRUE" if v else "FALSE"))
+    tmp = os.path.join(os.path.dirname(path), "." + os.path.basename(path) + ".tmp")
+    frame.to_csv(tmp, index=False, na_rep="NA")
+    os.replace(tmp, path)
 
 
 def merge_kind(out, kind):
@@ -72,9 +62,7 @@ def merge_kind(out, kind):
         os.remove(stale)
     for name, frames in merged.items():
         frame = pd.concat(frames, ignore_index=True, sort=False)
-        tmp = os.path.join(study, f".{kind}_{name}.csv.tmp")
-        frame.to_csv(tmp, index=False, na_rep="NA")
-        os.replace(tmp, os.path.join(study, f"{kind}_{name}.csv"))
+        write_csv(frame, os.path.join(study, f"{kind}_{name}.csv"))
 
 
 def summary(out):
@@ -93,8 +81,7 @@ def summary(out):
     frame = pd.DataFrame(rows, columns=["kind", "input", "output", "status", "message"])
     os.makedirs(os.path.join(out, "study"), exist_ok=True)
     path = os.path.join(out, "study", "summary.csv")
-    frame.to_csv(path + ".tmp", index=False)
-    os.replace(path + ".tmp", path)
+    write_csv(frame, path)
     bad = frame[frame.status != "ok"]
     sys.stderr.write(f"study: {len(frame)} inputs, {len(frame) - len(bad)} ok, {len(bad)} failed"
                      f" -> {path}\n")
