@@ -7,10 +7,13 @@ public struct Diagnostics: Sendable {
     public let tool: String
     /// With `--quiet`, only errors are printed.
     public let quiet: Bool
+    /// With `--verbose`, each anomaly gets a line of its own (at most 20 per code) before an input's summary.
+    public let verbose: Bool
 
-    public init(tool: String, quiet: Bool) {
+    public init(tool: String, quiet: Bool, verbose: Bool = false) {
         self.tool = tool
         self.quiet = quiet
+        self.verbose = verbose && !quiet
     }
 
     /// An informational line (suppressed by `--quiet`).
@@ -24,7 +27,24 @@ public struct Diagnostics: Sendable {
         Diagnostics.writeLine("\(tool): error: \(text)")
     }
 
-    /// One line per anomaly code with its count, e.g. `x.bin: 3 gap, 1 resync (see the anomalies table)`.
+    /// What a run says about an input's anomalies: one summary line (``summarize(_:for:)``), preceded with
+    /// `--verbose` by a line per anomaly, `file:line[:location]: severity CODE: message`, at most 20 per code (the
+    /// anomalies table keeps them all).
+    public func report(_ anomalies: [Anomaly], for source: String) {
+        if verbose {
+            var shown: [String: Int] = [:]
+            for anomaly in anomalies {
+                shown[anomaly.code, default: 0] += 1
+                guard shown[anomaly.code, default: 0] <= 20 else { continue }
+                let place = [anomaly.line.map(String.init), anomaly.location].compactMap { $0 }.joined(separator: ":")
+                note("\(source)\(place.isEmpty ? "" : ":" + place): \(anomaly.severity.rawValue) \(anomaly.code): \(anomaly.message)")
+            }
+        }
+        summarize(anomalies, for: source)
+    }
+
+    /// One line per input with each anomaly code and its count, e.g.
+    /// `x.bin: 3 W_GAP, 1 W_RESYNC (see the anomalies table)`.
     public func summarize(_ anomalies: [Anomaly], for source: String) {
         guard !anomalies.isEmpty else { return }
         var counts: [(String, Int)] = []

@@ -22,6 +22,9 @@ public struct OutputOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     public var quiet = false
 
+    @Flag(name: .shortAndLong, help: "Print each anomaly on stderr (at most 20 per code), not only one summary line per input.")
+    public var verbose = false
+
     @Flag(help: "With several inputs, go on after a failing one; failures are listed at the end (exit 65).")
     public var keepGoing = false
 

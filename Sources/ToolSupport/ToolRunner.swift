@@ -8,8 +8,8 @@ public struct ToolRunner {
     public let diagnostics: Diagnostics
     public let keepGoing: Bool
 
-    public init(tool: String, quiet: Bool, keepGoing: Bool = false) {
-        diagnostics = Diagnostics(tool: tool, quiet: quiet)
+    public init(tool: String, quiet: Bool, verbose: Bool = false, keepGoing: Bool = false) {
+        diagnostics = Diagnostics(tool: tool, quiet: quiet, verbose: verbose)
         self.keepGoing = keepGoing
     }
 
@@ -25,8 +25,8 @@ public struct ToolRunner {
         }
     }
 
-    /// Calls `body` for each input. Without `--keep-going` the first failure ends the run; with it, the rest go
-    /// on, failures are listed at the end, and the caller should still write what succeeded, then call
+    /// Calls `body` for each input. A data error on an input that looks like another tool's file says which tool
+    /// reads it. Without `--keep-going` the first failure ends the run; with it, the rest go on, failures are listed at the end, and the caller should still write what succeeded, then call
     /// ``finish(failures:)``. An output error always ends the run: it is no fault of the input at hand (with
     /// a background writer it may even come from an earlier input's rows).
     public func forEachInput(_ inputs: [String], progress: ProgressBar? = nil,
@@ -39,6 +39,7 @@ public struct ToolRunner {
                 progress?.finish()
                 throw error
             } catch let error as ToolReportable {
+                let error = WrongToolError.hinted(error, input: input, tool: diagnostics.tool)
                 guard keepGoing else { progress?.finish(); throw error }
                 diagnostics.error(error.message)
                 failures.append((input, error))

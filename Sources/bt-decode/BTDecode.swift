@@ -108,7 +108,7 @@ struct BTDecode: ParsableCommand {
     }
 
     func run() throws {
-        let runner = ToolRunner(tool: "bt-decode", quiet: output.quiet, keepGoing: output.keepGoing)
+        let runner = ToolRunner(tool: "bt-decode", quiet: output.quiet, verbose: output.verbose, keepGoing: output.keepGoing)
         try runner.run {
             let analysisOptions = try analysisOptions()
             let tableNames = CaptureTables.names + (noAnalysis ? [] : BrainiacAnalysis.tableNames)

@@ -56,7 +56,7 @@ struct ILogParse: ParsableCommand {
     }
 
     func run() throws {
-        let runner = ToolRunner(tool: "ilog-parse", quiet: output.quiet, keepGoing: output.keepGoing)
+        let runner = ToolRunner(tool: "ilog-parse", quiet: output.quiet, verbose: output.verbose, keepGoing: output.keepGoing)
         try runner.run {
             let companions = try javaCompanions.map { try CompanionWriter(folder: $0, inputs: inputs, force: force) }
             let out = try output.open(tableNames: InteractLogTables.names, inputs: inputs)
@@ -105,7 +105,7 @@ struct ILogParse: ParsableCommand {
             // stay in the anomalies table only.
             for analysis in analyses {
                 let notable = analysis.log.anomalies.anomalies.filter { $0.severity != .info }
-                runner.diagnostics.summarize(notable, for: analysis.log.sourceFile)
+                runner.diagnostics.report(notable, for: analysis.log.sourceFile)
             }
             try companions?.check(analyses)
 

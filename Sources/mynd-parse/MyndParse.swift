@@ -108,7 +108,7 @@ struct MyndParse: ParsableCommand {
     }
 
     func run() throws {
-        let runner = ToolRunner(tool: "mynd-parse", quiet: output.quiet, keepGoing: output.keepGoing)
+        let runner = ToolRunner(tool: "mynd-parse", quiet: output.quiet, verbose: output.verbose, keepGoing: output.keepGoing)
         CrashGuard.install()
         try runner.run {
             let options = AnalysisOptions(bands: try FrequencyBand.parseList(bands), welchSegmentSeconds: welchSegmentS)
@@ -157,7 +157,7 @@ struct MyndParse: ParsableCommand {
         }
         let (tables, anomalies) = study.tables(definitions: definitionSet, dateOrder: dateOrder.order)
         for (source, list) in MYNDStudy.bySource(anomalies.filter { $0.severity != .info }) {
-            runner.diagnostics.summarize(list, for: source)
+            runner.diagnostics.report(list, for: source)
         }
         let setAside = anomalies.filter { $0.code == "ignored" }.count
         if setAside > 0 { runner.diagnostics.note("\(setAside) file\(setAside == 1 ? "" : "s") set aside (ignored rows of the anomalies table)") }
@@ -206,7 +206,7 @@ struct MyndParse: ParsableCommand {
         }
         let (rows, anomalies) = CompletenessCheck.check(folder: folder, files: folderFiles, protocol: study)
         let all = anomalies + content.tables(definitions: nil, dateOrder: dateOrder.order).anomalies
-        runner.diagnostics.summarize(all.filter { $0.severity != .info }, for: folder)
+        runner.diagnostics.report(all.filter { $0.severity != .info }, for: folder)
         let missing = rows.filter { $0.status == "missing" || $0.status == "partial" }.count
         runner.diagnostics.note("\(folder): \(rows.filter { $0.status == "complete" }.count) complete, \(missing) missing or partial, \(rows.filter { $0.status == "extra" }.count) extra of \(study.slots.count) slots in \(study.name)")
         let out = try output.open(tableNames: ["completeness", "anomalies"], inputs: [folder])

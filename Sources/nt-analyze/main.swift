@@ -24,19 +24,6 @@ func loadCodes(_ choice: String) throws -> NoiseCodeTable {
     return try NoiseCodeTable.parsePMBText(text, sourceFile: choice)
 }
 
-/// Prints anomalies on stderr as `file:line[:col]: severity CODE: message` (spec §6.1), at most 20 per code,
-/// then one summary line; the anomalies table keeps them all.
-func report(_ anomalies: [Anomaly], source: String, diagnostics: Diagnostics) {
-    var shown: [String: Int] = [:]
-    for anomaly in anomalies {
-        shown[anomaly.code, default: 0] += 1
-        guard shown[anomaly.code, default: 0] <= 20 else { continue }
-        let place = [anomaly.line.map(String.init), anomaly.location].compactMap { $0 }.joined(separator: ":")
-        diagnostics.note("\(source)\(place.isEmpty ? "" : ":" + place): \(anomaly.severity.rawValue) \(anomaly.code): \(anomaly.message)")
-    }
-    diagnostics.summarize(anomalies, for: source)
-}
-
 @main
 struct NTAnalyze: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -103,7 +90,7 @@ struct Analyze: ParsableCommand {
     }
 
     func run() throws {
-        let runner = ToolRunner(tool: "nt-analyze", quiet: output.quiet, keepGoing: output.keepGoing)
+        let runner = ToolRunner(tool: "nt-analyze", quiet: output.quiet, verbose: output.verbose, keepGoing: output.keepGoing)
         try runner.run {
             let codeTable = try loadCodes(codes)
             let options = AnalysisOptions(clock: clock, itiMs: itiMs, timestampRule: timestamps,
@@ -116,7 +103,7 @@ struct Analyze: ParsableCommand {
                 let (data, record) = try InputFile.read(path)
                 let file = try SaveFile.parse(data, sourceFile: path, skipBadLines: skipBadLines)
                 let analysis = RecordingAnalysis(file, options: options, codes: codeTable)
-                report(analysis.anomalies, source: path, diagnostics: runner.diagnostics)
+                runner.diagnostics.report(analysis.anomalies, for: path)
                 progress.advance(bytes: data.count)
                 analyses.append(analysis)
                 records.append(record)

@@ -110,7 +110,7 @@ struct RTStatsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let runner = ToolRunner(tool: "rt-stats", quiet: output.quiet, keepGoing: output.keepGoing)
+        let runner = ToolRunner(tool: "rt-stats", quiet: output.quiet, verbose: output.verbose, keepGoing: output.keepGoing)
         try runner.run {
             var options = AnalysisOptions()
             options.trialsPerSession = Int(trialsPerSession)
@@ -137,7 +137,7 @@ struct RTStatsCommand: ParsableCommand {
                 progress.advance(bytes: data.count)
                 let analysis = try RTStats.analyze(data, sourceFile: path, format: format, options: options,
                                                    skipBadLines: skipBadLines)
-                runner.diagnostics.summarize(analysis.anomalies, for: path)
+                runner.diagnostics.report(analysis.anomalies, for: path)
                 analyses.append(analysis)
                 records.append(record)
             }
