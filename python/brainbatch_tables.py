@@ -14,8 +14,8 @@ column ``kind``    stored in HDF5 as          pandas dtype
 int32, int64       int32 / float64 (NaN)      ``Int64`` (nullable)
 float64, float32   float64 / float32 (NaN)    ``float64`` / ``float32``
 bool               int8 0/1, −128 missing     ``boolean`` (nullable)
-string             UTF-8, ``NA`` missing      ``object`` holding ``str``, NaN where missing or empty
-timestamp(_local)  ISO 8601 text              ``object`` holding ``str``, NaN where missing
+string             UTF-8, ``NA`` missing      ``str`` (pandas ≥ 3; ``object`` before), NaN where missing or empty
+timestamp(_local)  ISO 8601 text              ``str`` (pandas ≥ 3; ``object`` before), NaN where missing
 =================  =========================  ==============================
 
 N-dimensional arrays (under ``/arrays``) are not tables; read them with h5py (``f["arrays/..."][()]``).
@@ -99,5 +99,8 @@ def _read_column(dataset):
         missing_text = _text(dataset.attrs.get("missing_value", "NA" if "as.na" in dataset.attrs else ""))
         texts = [_text(v) for v in values]
         # Empty text is missing too, as pandas.read_csv reads an empty CSV field.
-        return np.array([np.nan if t == missing_text or t == "" else t for t in texts], dtype=object)
+        # pandas' text dtype (``str`` from pandas 3, ``object`` before) for every text column, also when it is
+        # empty or all missing, so that tables of many runs concatenate without a change of type.
+        return pd.Series(np.array([np.nan if t == missing_text or t == "" else t for t in texts], dtype=object),
+                         dtype="str")
     return values

@@ -70,4 +70,52 @@ struct ReadBackTests {
     @Test("The real files: HDF5 equals CSV in pandas and in R, every table, every column",
           .enabled(if: realDataPresent, "../shared/realdata is absent"), arguments: realCases)
     func realFiles(_ c: Case) throws { try check(c) }
+
+    /// Two runs whose content differs (all-missing columns in one, values in the other) give each column one type.
+    static let pairs: [(tool: String, first: [String], second: [String])] = [
+        ("rt-stats", ["SampleData/braintracker/BrainTrackerResultsFile.csv"], ["SampleData/braintracker/brain_data_raw.csv"]),
+        ("mynd-parse", ["SampleData/mynd/q_initial_1_0_0_3F2504E0-4F89-41D3-9A0C-0305E82C3301.json"],
+         ["SampleData/mynd", "--definitions", "SampleData/mynd/definitions"]),
+        ("bt-decode", ["SampleData/brainiac/clean_v2.bin"], ["SampleData/brainiac/faulty_v2.bin"]),
+    ]
+
+    @Test("A column has the same type in every output, whatever its content", arguments: 0..<pairs.count)
+    func stableTypes(_ index: Int) throws {
+        let pair = ReadBackTests.pairs[index]
+        let out = TestSupport.temporaryFolder()
+        var files: [String] = []
+        for (n, arguments) in [pair.first, pair.second].enumerated() {
+            let resolved = arguments.map { $0.hasPrefix("SampleData") ? TestSupport.packageRoot.appendingPathComponent($0).path : $0 }
+            for target in ["\(n).h5", "\(n)"] {
+                let run = try TestSupport.run(TestSupport.executable(pair.tool),
+                                              resolved + ["-o", out.appendingPathComponent(target).path, "-q"])
+                try #require(run.status == 0, "\(run.stderr)")
+            }
+            files.append(out.appendingPathComponent("\(n)").path)
+        }
+        let python = TestSupport.packageRoot.appendingPathComponent("python").path
+        let result = try TestSupport.python("""
+        import json, sys
+        sys.path.insert(0, sys.argv[1])
+        import brainbatch_tables as bb
+        a, b = sys.argv[2], sys.argv[3]
+        problems, compared = [], 0
+        pa, pb = (json.load(open(p + "/datapackage.json")) for p in (a, b))
+        fields = lambda p: {(r["name"], f["name"]): f["type"] for r in p["resources"] for f in r["schema"]["fields"]}
+        fa, fb = fields(pa), fields(pb)
+        for key in fa.keys() & fb.keys():
+            compared += 1
+            if fa[key] != fb[key]: problems.append(f"datapackage {key}: {fa[key]} vs {fb[key]}")
+        ta, tb = bb.read_tables(a + ".h5"), bb.read_tables(b + ".h5")
+        for name in ta.keys() & tb.keys():
+            for column in set(ta[name].columns) & set(tb[name].columns):
+                compared += 1
+                if str(ta[name][column].dtype) != str(tb[name][column].dtype):
+                    problems.append(f"{name}.{column}: {ta[name][column].dtype} vs {tb[name][column].dtype}")
+        print(json.dumps({"problems": problems, "compared": compared}))
+        """, [python, files[0], files[1]])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.utf8)) as? [String: Any])
+        #expect(json["problems"] as? [String] == [])
+        #expect((json["compared"] as? Int ?? 0) > 20)
+    }
 }
