@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// The value of an HDF5 attribute, as this toolkit writes and reads them.
-public enum HDF5AttributeValue: Sendable, Equatable {
+public enum HDF5AttributeValue: Sendable, Equatable, Codable {
     /// A scalar variable-length UTF-8 string.
     case string(String)
     /// A 1-D array of variable-length UTF-8 strings.
@@ -110,7 +110,7 @@ extension HDF5Object {
         defer { H5Tclose(type) }
         let space = HDF5Dataspace(adopting: H5Aget_space(attribute), path: path)
         let dims = space.dimensions
-        let count = dims.reduce(1) { $0 * Int($1) }
+        let count = try space.elementCount("\(path)@\(name)")
         let scalar = dims.isEmpty
         switch H5Tget_class(type) {
         case H5T_STRING:

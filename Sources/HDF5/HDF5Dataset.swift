@@ -106,8 +106,11 @@ public final class HDF5Dataset: HDF5Object {
         return space.dimensions
     }
 
-    /// The number of elements (the product of the dimensions).
-    public var count: Int { dimensions.reduce(1) { $0 * Int($1) } }
+    /// The number of elements (the product of the dimensions), refused with an error when a corrupt file claims
+    /// more than can be read (over 2^31).
+    public func elementCount() throws(HDF5Error) -> Int {
+        try HDF5Dataspace(adopting: H5Dget_space(id), path: path).elementCount(path)
+    }
 
     // MARK: Appending
 
@@ -196,7 +199,7 @@ public final class HDF5Dataset: HDF5Object {
 
     /// Reads every element, converted by HDF5 to doubles (row-major for several dimensions).
     public func readDoubles() throws(HDF5Error) -> [Double] {
-        var values = [Double](repeating: 0, count: count)
+        var values = [Double](repeating: 0, count: try elementCount())
         guard !values.isEmpty else { return [] }
         let status = values.withUnsafeMutableBytes {
             H5Dread(id, bb_H5T_NATIVE_DOUBLE(), bb_H5S_ALL(), bb_H5S_ALL(), bb_H5P_DEFAULT(), $0.baseAddress)
@@ -207,7 +210,7 @@ public final class HDF5Dataset: HDF5Object {
 
     /// Reads every element, converted by HDF5 to 64-bit integers.
     public func readInt64s() throws(HDF5Error) -> [Int64] {
-        var values = [Int64](repeating: 0, count: count)
+        var values = [Int64](repeating: 0, count: try elementCount())
         guard !values.isEmpty else { return [] }
         let status = values.withUnsafeMutableBytes {
             H5Dread(id, bb_H5T_NATIVE_INT64(), bb_H5S_ALL(), bb_H5S_ALL(), bb_H5P_DEFAULT(), $0.baseAddress)
@@ -220,7 +223,7 @@ public final class HDF5Dataset: HDF5Object {
     public func readStrings() throws(HDF5Error) -> [String] {
         let type = try HDF5Library.check(H5Dget_type(id), "get the type of \(path)")
         defer { H5Tclose(type) }
-        return try HDF5StringReader.read(count: count, fileType: type, what: path) { memoryType, buffer in
+        return try HDF5StringReader.read(count: try elementCount(), fileType: type, what: path) { memoryType, buffer in
             H5Dread(id, memoryType, bb_H5S_ALL(), bb_H5S_ALL(), bb_H5P_DEFAULT(), buffer)
         }
     }

@@ -117,6 +117,24 @@ final class HDF5Dataspace: HDF5Object {
         _ = H5Sget_simple_extent_dims(id, &dims, nil)
         return dims.map { UInt64($0) }
     }
+
+    /// The most elements a read takes (2^31: 16 GiB of doubles). A corrupt file can claim any extent; beyond this
+    /// it is refused before anything is allocated.
+    static let maximumElements: UInt64 = 1 << 31
+
+    /// The number of elements (1 for a scalar), checked: a product that overflows or exceeds
+    /// ``maximumElements`` is an error naming `what`, not a trap or an allocation of terabytes.
+    func elementCount(_ what: String) throws(HDF5Error) -> Int {
+        var product: UInt64 = 1
+        for dimension in dimensions {
+            let (next, overflow) = product.multipliedReportingOverflow(by: dimension)
+            guard !overflow, next <= Self.maximumElements else {
+                throw HDF5Error("read \(what)", detail: "its dataspace claims \(dimensions.map(String.init).joined(separator: " x ")) elements, more than \(Self.maximumElements) (a corrupt file?)")
+            }
+            product = next
+        }
+        return Int(product)
+    }
 }
 
 /// A property list of one class (`H5P_FILE_CREATE`, `H5P_DATASET_CREATE`, …).

@@ -18,7 +18,7 @@ extension HDF5Object {
         guard H5Tget_class(type) == H5T_STRING else { return try self.attribute(name) }
         let space = HDF5Dataspace(adopting: H5Aget_space(attribute), path: path)
         let dims = space.dimensions
-        let count = dims.reduce(1) { $0 * Int($1) }
+        let count = try space.elementCount("\(path)@\(name)")
         let values = try HDF5AnyCharsetStrings.read(count: count, fileType: type, what: "\(path)@\(name)") {
             H5Aread(attribute, $0, $1)
         }
@@ -31,7 +31,7 @@ extension HDF5Dataset {
     public func readStringsOfAnyCharset() throws(HDF5Error) -> [String] {
         let type = try HDF5Library.check(H5Dget_type(id), "get the type of \(path)")
         defer { H5Tclose(type) }
-        return try HDF5AnyCharsetStrings.read(count: count, fileType: type, what: path) { memoryType, buffer in
+        return try HDF5AnyCharsetStrings.read(count: try elementCount(), fileType: type, what: path) { memoryType, buffer in
             H5Dread(id, memoryType, bb_H5S_ALL(), bb_H5S_ALL(), bb_H5P_DEFAULT(), buffer)
         }
     }

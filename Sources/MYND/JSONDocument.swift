@@ -185,9 +185,14 @@ public enum JSONDocument {
                         var code = try hex4()
                         if (0xD800..<0xDC00).contains(code), peek == UInt8(ascii: "\\"),
                            index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") {
+                            let afterHigh = index
                             index += 2
                             let low = try hex4()
-                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                            if (0xDC00..<0xE000).contains(low) {
+                                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                            } else {
+                                index = afterHigh  // a lone high surrogate: U+FFFD, and the next escape on its own
+                            }
                         }
                         let scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
                         out.append(contentsOf: Array(String(Character(scalar)).utf8))

@@ -6,7 +6,7 @@ public enum DateOrder: String, Sendable, Codable, CaseIterable {
 
 /// A wall-clock string of the app's `MM dd yyyy, hh:mm:ss ZZZZ` template as some device region printed it, e.g.
 /// `05/02/2020, 5:09:05 PM GMT+02:00` (spec §4). The raw text is kept; the fields are read where they can be.
-public struct LocalizedTime: Sendable, Equatable {
+public struct LocalizedTime: Sendable, Equatable, Codable {
     /// The string as stored.
     public var raw: String
     /// The year (the 4-digit group), or `nil` when the date could not be read.

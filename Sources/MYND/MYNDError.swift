@@ -13,6 +13,8 @@ public enum MYNDError: Error, Equatable, CustomStringConvertible {
     case layout(file: String, path: String, message: String)
     /// The HDF5 library could not read the file.
     case hdf5(file: String, message: String)
+    /// The process that read an HDF5 recording failed; `message` names the file and what happened.
+    case readerProcess(message: String)
 
     public var description: String {
         switch self {
@@ -33,6 +35,8 @@ public enum MYNDError: Error, Equatable, CustomStringConvertible {
             return "\(file):\(path): \(message)"
         case .hdf5(let file, let message):
             return "\(file): \(message)"
+        case .readerProcess(let message):
+            return message
         }
     }
 }

@@ -1,5 +1,5 @@
 /// The fields of a MYND file name `(q|r)_<scenario>_<day>_<sessionID>_<runID>_<UUID>.(json|hdf)[.asc]` (spec §1.1).
-public struct MYNDFileName: Sendable, Equatable, Hashable {
+public struct MYNDFileName: Sendable, Equatable, Hashable, Codable {
     /// Questionnaire result or EEG recording.
     public enum Kind: String, Sendable, Codable {
         case questionnaire = "q"

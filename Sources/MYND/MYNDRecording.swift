@@ -2,7 +2,7 @@ import HDF5
 import Tables
 
 /// The `/Paradigm` group of a recording: the scenario's conditions and timing (spec §3.1, §5.1).
-public struct Paradigm: Sendable, Equatable {
+public struct Paradigm: Sendable, Equatable, Codable {
     /// `Paradigm` attribute: the scenario (`rest`).
     public var name: String?
     /// `BaseTime` in s (−3): the baseline before a condition onset.
@@ -27,7 +27,7 @@ public struct Paradigm: Sendable, Equatable {
 }
 
 /// One HDF5 attribute as stored, for the record of every attribute.
-public struct StoredAttribute: Sendable, Equatable {
+public struct StoredAttribute: Sendable, Equatable, Codable {
     public var group: String
     public var name: String
     public var value: HDF5AttributeValue
@@ -47,7 +47,7 @@ public struct StoredAttribute: Sendable, Equatable {
 
 /// An EEG recording `r_*.hdf` of one completed block, format Version 3 (spec §3): metadata, channels, samples,
 /// markers and timestamps, with row 0 dropped when it is the recorder's replayed pre-recording sample.
-public struct MYNDRecording: Sendable {
+public struct MYNDRecording: Sendable, Codable {
     public var sourceFile: String
     public var fileName: MYNDFileName?
     /// Every attribute of `/Recording` and `/Paradigm`, in the order HDF5 lists them.
@@ -108,7 +108,7 @@ public struct MYNDRecording: Sendable {
     /// Reads an open HDF5 file. Throws ``MYNDError`` for a missing required object or a wrong shape (spec §9).
     public static func read(_ file: HDF5Location, sourceFile: String) throws(MYNDError) -> MYNDRecording {
         do {
-            var reader = RecordingReader(file: file, sourceFile: sourceFile)
+            var reader = RecordingLayoutReader(file: file, sourceFile: sourceFile)
             return try reader.read()
         } catch let error as MYNDError {
             throw error
@@ -121,7 +121,7 @@ public struct MYNDRecording: Sendable {
 }
 
 /// Reads the layout of spec §3.1.
-private struct RecordingReader {
+private struct RecordingLayoutReader {
     let file: HDF5Location
     let sourceFile: String
     var anomalies: [Anomaly] = []
@@ -197,15 +197,17 @@ private struct RecordingReader {
         guard dataSet.storedClass == .float || dataSet.storedClass == .integer else {
             throw layout(dataSet.path, "expected numbers, found \(dataSet.storedClass)")
         }
+        _ = try dataSet.elementCount()  // refuses an impossible extent before any dimension becomes an Int
         let rows = Int(dims[0]), columns = dims.count == 2 ? Int(dims[1]) : 1
         guard rows > 0, columns > 0 else { throw layout(dataSet.path, "expected samples, found an empty dataset") }
         for set in [markerSet, timeSet] {
             guard set.storedClass == .integer || set.storedClass == .float else {
                 throw layout(set.path, "expected integers, found \(set.storedClass)")
             }
-            guard set.count == rows, set.dimensions.first.map(Int.init) == rows else {
-                throw layout(set.path, "expected \(rows) rows like /Recording/Data, found \(set.dimensions.first.map { Int($0) } ?? 0)"
-                             + (set.count != Int(set.dimensions.first ?? 0) ? " x \(set.count / max(1, Int(set.dimensions.first ?? 1)))" : ""))
+            let count = try set.elementCount(), first = set.dimensions.first.map(Int.init) ?? 0
+            guard count == rows, first == rows else {
+                throw layout(set.path, "expected \(rows) rows like /Recording/Data, found \(first)"
+                             + (count != first ? " x \(count / max(1, first))" : ""))
             }
         }
         // Channel names: the dataset, else the attribute's Swift array text, else Channel1…

@@ -14,9 +14,13 @@ public struct MYNDStudy: Sendable {
     /// Anomalies of files that were set aside (`ignored`).
     public var setAside: [Anomaly] = []
     public let options: AnalysisOptions
+    /// How an HDF5 recording is read: in this process (``RecordingReader/inProcess``), or in a child process
+    /// where a fault of libhdf5 on a corrupt file cannot end the run (`mynd-parse`).
+    public let recordingReader: RecordingReader
 
-    public init(options: AnalysisOptions = AnalysisOptions()) {
+    public init(options: AnalysisOptions = AnalysisOptions(), recordingReader: RecordingReader = .inProcess) {
         self.options = options
+        self.recordingReader = recordingReader
     }
 
     /// Reads one file given by path (`data` its bytes): a questionnaire result or a recording is parsed and
@@ -41,13 +45,7 @@ public struct MYNDStudy: Sendable {
             questionnaires.append(result)
             return result.anomalies
         case .hdf5:
-            let file: HDF5File
-            do {
-                file = try HDF5File.open(path: path)
-            } catch {
-                throw .hdf5(file: path, message: "not a readable HDF5 file (\(error.detail ?? error.operation))")
-            }
-            let recording = try MYNDRecording.read(file, sourceFile: path)
+            let recording = try recordingReader.read(path)
             let analysis = RecordingAnalysis(recording, options: options)
             recordings.append(analysis)
             return analysis.anomalies

@@ -4,7 +4,7 @@ public enum AnomalySeverity: String, Sendable, Codable {
 }
 
 /// A recoverable oddity of an input, kept as data (conventions §3): one row of the shared `anomalies` table.
-public struct Anomaly: Sendable, Equatable {
+public struct Anomaly: Sendable, Equatable, Codable {
     /// The input, as given on the command line.
     public var sourceFile: String
     /// The 1-based line, where the input has lines.
@@ -35,12 +35,13 @@ extension Table {
     /// The shared `anomalies` table: `source_file, line, location, severity, code, message, raw`.
     public static func anomalies(_ rows: [Anomaly]) -> Table {
         Table("anomalies", [
-            .string("source_file", rows.map(\.sourceFile)),
-            .int32("line", rows.map(\.line)),
-            .string("location", rows.map(\.location), description: "byte offset or HDF5 path"),
-            .string("severity", rows.map(\.severity.rawValue)),
-            .string("code", rows.map(\.code)),
-            .string("message", rows.map(\.message)),
+            .string("source_file", rows.map(\.sourceFile), description: "the input path as given"),
+            .int32("line", rows.map(\.line), description: "1-based line of the input, where it has lines"),
+            .string("location", rows.map(\.location),
+                    description: "where in the input, as the tool says: byte offset, HDF5 path, field or column"),
+            .string("severity", rows.map(\.severity.rawValue), description: "error, warning or info"),
+            .string("code", rows.map(\.code), description: "machine-readable code of the anomaly (see the tool's docs)"),
+            .string("message", rows.map(\.message), description: "what was found, in a sentence"),
             .string("raw", rows.map(\.raw), description: "the offending input, cut to 200 characters"),
         ])
     }

@@ -88,6 +88,29 @@ struct MyndParse: ParsableCommand {
                                valueName: "file"))
     var `protocol`: String?
 
+    /// Reads each HDF5 recording in a child process (this program with `--read-hdf5-isolated`): a crash or an
+    /// endless loop of libhdf5 on a corrupt file fails that input alone, with the file named.
+    static let recordingReader = RecordingReader { path throws(MYNDError) in
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        do {
+            let data = try isolatedReader.read(path, size: size)
+            return try MYNDRecording(transferData: data)
+        } catch let error as ToolError {
+            throw .readerProcess(message: error.message)
+        } catch {
+            throw .readerProcess(message: "\(path): \(error)")
+        }
+    }
+
+    static let isolatedReader = IsolatedReader(option: "--read-hdf5-isolated", what: "HDF5 file")
+
+    /// The child's side of ``recordingReader`` first (it reads one recording and writes it to standard output),
+    /// else the command line.
+    static func main() {
+        isolatedReader.serveIfAsked { path in try RecordingReader.inProcess.read(path).transferData() }
+        main(nil)
+    }
+
     func validate() throws {
         if checkProtocol == nil, inputs.isEmpty { throw ValidationError("give at least one file or folder, or --check-protocol DIR") }
         if checkProtocol != nil, !inputs.isEmpty { throw ValidationError("--check-protocol takes the subject folder alone") }
@@ -109,7 +132,6 @@ struct MyndParse: ParsableCommand {
 
     func run() throws {
         let runner = ToolRunner(tool: "mynd-parse", quiet: output.quiet, verbose: output.verbose, keepGoing: output.keepGoing)
-        CrashGuard.install()
         try runner.run {
             let options = AnalysisOptions(bands: try FrequencyBand.parseList(bands), welchSegmentSeconds: welchSegmentS)
             if let folder = checkProtocol {
@@ -135,7 +157,7 @@ struct MyndParse: ParsableCommand {
 
     func runParse(runner: ToolRunner, options: AnalysisOptions) throws {
         let definitionSet = try loadDefinitions()
-        var study = MYNDStudy(options: options)
+        var study = MYNDStudy(options: options, recordingReader: Self.recordingReader)
         var paths: [String] = []
         for input in inputs {
             let under = files(under: input)
@@ -151,7 +173,7 @@ struct MyndParse: ParsableCommand {
         let progress = ProgressBar(inputs: paths, quiet: output.quiet)
         let failures = try runner.forEachInput(paths, progress: progress) { path in
             let (data, record) = try InputFile.read(path)
-            try CrashGuard.reading(path) { try study.ingest(path: path, data: data) }
+            try study.ingest(path: path, data: data)
             progress.advance(bytes: data.count)
             records.append(record)
         }
@@ -184,7 +206,7 @@ struct MyndParse: ParsableCommand {
             study = try StudyProtocol.parse(data, sourceFile: path)
             records.append(record)
         }
-        var content = MYNDStudy(options: options)
+        var content = MYNDStudy(options: options, recordingReader: Self.recordingReader)
         var folderFiles: [FolderFile] = []
         let paths = files(under: folder)
         let failures = try runner.forEachInput(paths) { path in
@@ -201,7 +223,7 @@ struct MyndParse: ParsableCommand {
                 folderFiles.append(FolderFile(path: path, keyID: keyID))
                 return
             }
-            try CrashGuard.reading(path) { try content.ingest(path: path, data: data) }
+            try content.ingest(path: path, data: data)
             folderFiles.append(FolderFile(path: path))
         }
         let (rows, anomalies) = CompletenessCheck.check(folder: folder, files: folderFiles, protocol: study)

@@ -63,4 +63,55 @@ struct RobustnessTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty)
     }
+
+    /// The constructed recording of SampleData/mynd with two bytes of its global heap set to 0xFF: libhdf5 1.10
+    /// dies of SIGSEGV reading it (found by mutating the heap's header).
+    static func heapCorruptedRecording(in folder: URL, name: String) throws -> String {
+        let sample = TestSupport.packageRoot
+            .appendingPathComponent("SampleData/mynd/r_rest_1_2_1_3F2504E0-4F89-41D3-9A0C-0305E82C3301.hdf")
+        var bytes = [UInt8](try Data(contentsOf: sample))
+        let heap = try #require(bytes.indices.first { bytes[$0..<min($0 + 4, bytes.count)].elementsEqual("GCOL".utf8) })
+        bytes[heap + 59] = 0xFF
+        bytes[heap + 63] = 0xFF
+        let path = folder.appendingPathComponent(name).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("A crash of libhdf5 on a corrupt recording fails that input alone, named with the signal; --keep-going goes on")
+    func libraryCrashIsolated() throws {
+        let dir = TestSupport.temporaryFolder()
+        let corrupt = try Self.heapCorruptedRecording(in: dir, name: "r_rest_1_2_1_3F2504E0-4F89-41D3-9A0C-0305E82C3301.hdf")
+        let good = TestSupport.packageRoot
+            .appendingPathComponent("SampleData/mynd/r_rest_1_2_1_3F2504E0-4F89-41D3-9A0C-0305E82C3301.hdf").path
+        let out = dir.appendingPathComponent("out.h5").path
+
+        let alone = try TestSupport.run(tool, [corrupt, "-o", out])
+        #expect(alone.status == 65)
+        #expect(alone.stderr == "mynd-parse: error: \(corrupt): the reader of this HDF5 file died of signal SIGSEGV "
+                + "(libhdf5 crashes on some corrupt files; if h5dump reads the file, please report it)\n")
+        #expect(!FileManager.default.fileExists(atPath: out))
+
+        let both = try TestSupport.run(tool, [corrupt, good, "-o", out, "--keep-going"])
+        #expect(both.status == 65)
+        #expect(both.stderr.contains("\(corrupt): the reader of this HDF5 file died of signal SIGSEGV"))
+        #expect(both.stderr.contains("failed inputs:"))
+        let rows = try TestSupport.python("""
+        import h5py, sys
+        f = h5py.File(sys.argv[1], "r")
+        print([v.decode() for v in f["recordings/source_file"][()]])
+        """, [out])
+        #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == "['\(good)']")
+    }
+
+    @Test("A lone UTF-16 surrogate escape in a definition or a result is read as U+FFFD, not a trap")
+    func loneSurrogate() throws {
+        for text in [#"{"a": "\ud800\u0000"}"#, #"{"a": "\ud800"}"#, #"{"a": "\udc00\ud800\ud800\udc00"}"#] {
+            let document = try JSONDocument.parse(Array(text.utf8))
+            guard case .object(let members) = document, case .string(let value)? = members.first?.value else {
+                Issue.record("\(text): not an object with a string"); continue
+            }
+            #expect(value.unicodeScalars.first == "\u{FFFD}", "\(text) → \(value)")
+        }
+    }
 }

@@ -163,7 +163,7 @@ struct ChunkedWritingTests {
         }
         #expect(error?.description.contains("/n") == true, "\(String(describing: error))")
         try [Int32](1...20).withUnsafeBufferPointer { (b) throws(HDF5Error) in try appender.append(b) }
-        #expect(appender.dataset.count == 16)  // two whole chunks written, four rows staged
+        #expect(try appender.dataset.elementCount() == 16)  // two whole chunks written, four rows staged
         try appender.flush()
         #expect(try appender.dataset.readInt64s() == Array(1...20))
     }
