@@ -65,7 +65,7 @@ public struct ResultsFile: Sendable {
                                      code: code, message: message, raw: raw.map(RawText.forAnomaly)))
         }
         if text.decodedAsWindows1252 {
-            note(nil, "encoding", "not valid UTF-8; decoded as Windows-1252", raw: nil)
+            note(nil, "W_ENCODING", "not valid UTF-8; decoded as Windows-1252", raw: nil)
         }
         var hasHeader = false
         var recognisedHeader = false
@@ -74,7 +74,7 @@ public struct ResultsFile: Sendable {
         var previousTrialTime: Double?
         for line in text.lines {
             if line.text.allSatisfy(\.isWhitespace) {
-                note(line.number, "empty-lines", "empty line skipped", raw: line.text)
+                note(line.number, "W_EMPTY_LINES", "empty line skipped", raw: line.text)
                 continue
             }
             let first = !seenNonEmpty
@@ -84,43 +84,43 @@ public struct ResultsFile: Sendable {
             case .row(let row):
                 anchored = row
                 if first {
-                    note(line.number, "no-header", "the first line is a data row; the file has no header", raw: line.text)
+                    note(line.number, "W_NO_HEADER", "the first line is a data row; the file has no header", raw: line.text)
                 }
             case .noAnchor where first:
                 hasHeader = true
                 recognisedHeader = isHeaderText(line.text)
                 if !recognisedHeader {
-                    note(line.number, "header-unrecognised",
+                    note(line.number, "W_HEADER_UNRECOGNISED",
                          "first line read as a header although it is neither date,… nor SessionID,…", raw: line.text)
                 }
                 continue
             case .noAnchor where isHeaderText(line.text):
-                note(line.number, "header-mid-file", "embedded header of a concatenated copy skipped", raw: line.text)
+                note(line.number, "W_HEADER_MID_FILE", "embedded header of a concatenated copy skipped", raw: line.text)
                 continue
             case .noAnchor:
                 let error = BrainTrackerError.noAnchor(file: sourceFile, line: line.number, found: String(line.text))
                 guard skipBadLines else { throw error }
-                note(line.number, "bad-line", error.message, raw: line.text, severity: .error)
+                note(line.number, "E_BAD_LINE", error.message, raw: line.text, severity: .error)
                 continue
             case .dateOutOfRange:
                 let error = BrainTrackerError.dateOutOfRange(file: sourceFile, line: line.number, found: String(line.text))
                 guard skipBadLines else { throw error }
-                note(line.number, "bad-line", error.message, raw: line.text, severity: .error)
+                note(line.number, "E_BAD_LINE", error.message, raw: line.text, severity: .error)
                 continue
             }
             if let previous = previousDataText, previous == line.text {
-                note(line.number, "duplicate-row", "line identical to the previous data line (kept)", raw: line.text)
+                note(line.number, "W_DUPLICATE_ROW", "line identical to the previous data line (kept)", raw: line.text)
             }
             previousDataText = line.text
             var id = anchored.idField ?? ""
             if id == "(null)" {
                 id = ""
-                note(line.number, "null-field", "field A is (null); read as empty", raw: line.text, location: "A")
+                note(line.number, "W_NULL_FIELD", "field A is (null); read as empty", raw: line.text, location: "A")
             }
             var trailing = anchored.trailing
             if trailing == "(null)" {
                 trailing = ""
-                note(line.number, "null-field", "field E is (null); read as empty", raw: line.text, location: "E")
+                note(line.number, "W_NULL_FIELD", "field E is (null); read as empty", raw: line.text, location: "E")
             }
             let format: RowFormat
             if anchored.timestampParen {
@@ -137,17 +137,17 @@ public struct ResultsFile: Sendable {
                                  isSessionRow: anchored.isSessionRow, format: format)
             if row.isSessionRow {
                 if !(0...1).contains(row.value) {
-                    note(line.number, "score-range", "session score \(row.value) outside [0, 1] (kept)",
+                    note(line.number, "W_SCORE_RANGE", "session score \(row.value) outside [0, 1] (kept)",
                          raw: line.text, location: "D")
                 }
             } else {
                 if format == .current, trailing != id {
-                    note(line.number, "id-mismatch",
+                    note(line.number, "W_ID_MISMATCH",
                          "field E \"\(trailing ?? "")\" differs from the session ID in field A", raw: line.text,
                          location: "E")
                 }
                 if let previous = previousTrialTime, row.time < previous - 60 {
-                    note(line.number, "time-backwards",
+                    note(line.number, "W_TIME_BACKWARDS",
                          "trial time \(Int(previous - row.time)) s earlier than the previous trial's", raw: line.text,
                          location: "B")
                 }
@@ -157,7 +157,7 @@ public struct ResultsFile: Sendable {
         }
         if rows.isEmpty {
             guard recognisedHeader else { throw .noData(file: sourceFile) }
-            note(nil, "no-records", "header only: no data rows", raw: nil)
+            note(nil, "W_NO_RECORDS", "header only: no data rows", raw: nil)
         }
         return ResultsFile(sourceFile: sourceFile, rows: rows, anomalies: anomalies, hasHeader: hasHeader)
     }

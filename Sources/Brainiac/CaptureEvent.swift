@@ -14,6 +14,12 @@ public struct CaptureEvent: Sendable, Equatable {
         case truncatedTail = "truncated_tail"
         /// Bytes at the end where no chain of packets could be found.
         case unsyncedTail = "unsynced_tail"
+
+        /// The code of its row in the shared `anomalies` table: `I_GAP` (lost samples are expected of a Bluetooth
+        /// capture and are listed in `gaps`), `W_` + the kind for the rest.
+        public var anomalyCode: String {
+            self == .gap ? "I_GAP" : "W_" + rawValue.uppercased()
+        }
     }
 
     public var kind: Kind

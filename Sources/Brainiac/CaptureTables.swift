@@ -9,18 +9,28 @@ public enum CaptureTables {
     /// The `gaps` table: one row per event.
     public static func gaps(_ events: [CaptureEvent], sourceFile: String) -> Table {
         Table("gaps", [
-            .string("source_file", events.map { _ in sourceFile }),
-            .int32("segment", events.map(\.segment)),
-            .string("kind", events.map(\.kind.rawValue)),
-            .int64("byte_offset", events.map(\.byteOffset), unit: "byte"),
-            .int64("byte_count", events.map(\.byteCount), unit: "byte"),
-            .int32("last_order", events.map { $0.lastOrder.map(Int.init) }),
-            .int32("next_order", events.map { $0.nextOrder.map(Int.init) }),
-            .int32("lost_packets", events.map(\.lostPackets), unit: "packet"),
-            .int32("lost_samples", events.map(\.lostSamples), unit: "sample"),
-            .int32("counter", events.map(\.counter), unit: "sample"),
-            .int32("sample_index", events.map(\.sampleIndex), unit: "sample"),
-            .float("t_s", events.map { $0.sampleIndex.map { Double($0) / Brainiac.samplingRate } }, unit: "s"),
+            .string("source_file", events.map { _ in sourceFile }, description: "the input path as given"),
+            .int32("segment", events.map(\.segment), description: "0-based segment the event belongs to"),
+            .string("kind", events.map(\.kind.rawValue),
+                    description: "leading_bytes, gap, resync, discontinuity, truncated_tail or unsynced_tail"),
+            .int64("byte_offset", events.map(\.byteOffset), unit: "byte",
+                   description: "offset in the file where the event's bytes start"),
+            .int64("byte_count", events.map(\.byteCount), unit: "byte",
+                   description: "bytes skipped or cut off by the event (0 for a gap or discontinuity)"),
+            .int32("last_order", events.map { $0.lastOrder.map(Int.init) },
+                   description: "order number of the last packet before the event"),
+            .int32("next_order", events.map { $0.nextOrder.map(Int.init) },
+                   description: "order number of the first packet after the event"),
+            .int32("lost_packets", events.map(\.lostPackets), unit: "packet",
+                   description: "packets lost at a gap or resync: order-number jump ÷ step − 1"),
+            .int32("lost_samples", events.map(\.lostSamples), unit: "sample",
+                   description: "samples lost at a gap or resync, 2 per lost packet"),
+            .int32("counter", events.map(\.counter), unit: "sample",
+                   description: "the SDK's received-sample count at the first sample after the event (NA for tails)"),
+            .int32("sample_index", events.map(\.sampleIndex), unit: "sample",
+                   description: "device-clock position of the first sample after the event (NA for tails)"),
+            .float("t_s", events.map { $0.sampleIndex.map { Double($0) / Brainiac.samplingRate } }, unit: "s",
+                   description: "sample_index / 250: device time of the first sample after the event"),
         ])
     }
 
@@ -28,22 +38,28 @@ public enum CaptureTables {
     public static func recordings(_ segments: [CaptureSegment], sourceFile: String, byteOrder: BrainiacByteOrder,
                                   scoreLE: Double?, scoreMixed: Double?) -> Table {
         Table("recordings", [
-            .string("source_file", segments.map { _ in sourceFile }),
-            .int32("segment", segments.map(\.segment)),
+            .string("source_file", segments.map { _ in sourceFile }, description: "the input path as given"),
+            .int32("segment", segments.map(\.segment), description: "0-based; a discontinuity starts a new one"),
             .int64("byte_offset", segments.map(\.byteOffset), unit: "byte",
                    description: "offset of the first committed packet"),
-            .int32("packets", segments.map(\.packets), unit: "packet"),
+            .int32("packets", segments.map(\.packets), unit: "packet", description: "committed packets"),
             .int32("samples", segments.map(\.samples), unit: "sample", description: "received samples"),
-            .int32("lost_packets", segments.map(\.lostPackets), unit: "packet"),
-            .int32("lost_samples", segments.map(\.lostSamples), unit: "sample"),
-            .int64("skipped_bytes", segments.map(\.skippedBytes), unit: "byte"),
-            .int32("truncated_tail_bytes", segments.map(\.truncatedTailBytes), unit: "byte"),
-            .string("byte_order", segments.map { _ in byteOrder.rawValue }),
+            .int32("lost_packets", segments.map(\.lostPackets), unit: "packet",
+                   description: "packets lost in plausible gaps, including those dropped by a resync"),
+            .int32("lost_samples", segments.map(\.lostSamples), unit: "sample",
+                   description: "samples lost in plausible gaps, including those dropped by a resync"),
+            .int64("skipped_bytes", segments.map(\.skippedBytes), unit: "byte",
+                   description: "leading, resync and unsynchronised-tail bytes skipped"),
+            .int32("truncated_tail_bytes", segments.map(\.truncatedTailBytes), unit: "byte",
+                   description: "1–19 bytes of a final partial packet (0 if none)"),
+            .string("byte_order", segments.map { _ in byteOrder.rawValue },
+                    description: "packet layout of the capture: be, le or mixed"),
             .float("score_le_uv", segments.map { _ in scoreLE }, unit: "µV",
                    description: "mean |x[n+1] − x[n]| of the first 2500 samples decoded as le"),
             .float("score_mixed_uv", segments.map { _ in scoreMixed }, unit: "µV",
                    description: "mean |x[n+1] − x[n]| of the first 2500 samples decoded as mixed"),
-            .float("duration_s", segments.map(\.durationSeconds), unit: "s"),
+            .float("duration_s", segments.map(\.durationSeconds), unit: "s",
+                   description: "(last sample_index + 1) / 250: device time the segment spans"),
         ])
     }
 
@@ -51,7 +67,7 @@ public enum CaptureTables {
     public static func anomalies(_ events: [CaptureEvent], sourceFile: String) -> [Anomaly] {
         events.map { event in
             Anomaly(sourceFile: sourceFile, line: nil, location: String(event.byteOffset),
-                    severity: event.kind == .gap ? .info : .warning, code: event.kind.rawValue,
+                    severity: event.kind == .gap ? .info : .warning, code: event.kind.anomalyCode,
                     message: message(event),
                     raw: event.skippedPrefix.isEmpty ? nil : event.skippedPrefix.map(hex).joined())
         }

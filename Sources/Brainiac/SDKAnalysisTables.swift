@@ -42,8 +42,9 @@ public enum SDKAnalysisTables {
         /// The `frames` table.
         public func table(sourceFile: String) -> Table {
             Table("frames", [
-                .string("source_file", [String?](repeating: sourceFile, count: count)),
-                Column("segment", .int32(segment)),
+                .string("source_file", [String?](repeating: sourceFile, count: count),
+                        description: "the input path as given"),
+                Column("segment", description: "decoder segment (0-based)", .int32(segment)),
                 Column("frame", description: "frame number k in the segment, from 0", .int32(frame)),
                 Column("counter", unit: "sample", description: "received samples when the SDK computed it: 250·(k+1)",
                        .int32(counter)),
@@ -51,7 +52,7 @@ public enum SDKAnalysisTables {
                        .float64(endSeconds)),
                 Column("spans_gap", description: "lost (or, under --gaps fill, filled) samples inside the 1-s window",
                        .bool(spansGap)),
-                .string("channel", channel),
+                .string("channel", channel, description: "EEG channel: T3, O1, T4 or O2"),
                 .string("band", band, description: "theta bins 3–6, alpha 7–13, beta 14–24 (of 256 at 250 Hz)"),
                 Column("dominant_bin", unit: "bin", description: "the SDK's dataN: largest bin, lowest on ties",
                        .int32(dominantBin)),
@@ -71,21 +72,27 @@ public enum SDKAnalysisTables {
     /// The `baseline` table: one row per segment (with the baseline enabled).
     public static func baseline(_ rows: [(segment: Int, baseline: Baseline)], sourceFile: String) -> Table {
         var columns: [Column] = [
-            .string("source_file", rows.map { _ in sourceFile }),
-            .int32("segment", rows.map(\.segment)),
+            .string("source_file", rows.map { _ in sourceFile }, description: "the input path as given"),
+            .int32("segment", rows.map(\.segment), description: "decoder segment (0-based)"),
             .int32("start_counter", rows.map(\.baseline.startCounter), unit: "sample", description: "S"),
             .int32("end_counter", rows.map(\.baseline.endCounter), unit: "sample", description: "E = S + D"),
             .float("t_s", rows.map(\.baseline.endSeconds), unit: "s", description: "device time at E"),
-            .int32("first_frame", rows.map { $0.baseline.frames?.lowerBound }),
-            .int32("last_frame", rows.map { $0.baseline.frames?.upperBound }),
+            .int32("first_frame", rows.map { $0.baseline.frames?.lowerBound },
+                   description: "first of the 10 frames the baseline averages (⌊E/250⌋ − 10)"),
+            .int32("last_frame", rows.map { $0.baseline.frames?.upperBound },
+                   description: "last of the 10 frames the baseline averages (⌊E/250⌋ − 1)"),
             .float("x0_sdk", rows.map { $0.baseline.thresholds?.x0 }, unit: magnitudeUnit,
                    description: "mean alpha band mean of O1 and O2 over the baseline's clear frames"),
             .float("y0_sdk", rows.map { $0.baseline.thresholds?.y0 }, unit: magnitudeUnit,
                    description: "mean beta band mean of T3 and T4 over the baseline's clear frames"),
         ]
         for (index, name) in IndicatorThresholds(x0: 0, y0: 0, rules: .sdk).named.map(\.name).enumerated() {
+            let symbol = name.prefix(1).uppercased() + name.dropFirst()
+            let rule = name.hasPrefix("x") ? (name.hasSuffix("p") ? "p·X0" : "m·(X0 − 0.1·X0)")
+                                           : (name.hasSuffix("p") ? "p·Y0" : "m·Y0")
+            let note = name == "x4m" ? "; 0 under --indicator-rules corrected" : ""
             columns.append(.float(name + "_sdk", rows.map { $0.baseline.thresholds?.named[index].value },
-                                  unit: magnitudeUnit))
+                                  unit: magnitudeUnit, description: "zone-rule threshold \(symbol) = \(rule)\(note)"))
         }
         columns.append(.string("indicator_rules", rows.map(\.baseline.rules.rawValue),
                                description: "sdk (X4m quirk) or corrected (X4m = 0)"))
@@ -98,10 +105,12 @@ public enum SDKAnalysisTables {
     public static func indicators(_ rows: [(segment: Int, indicator: Indicator, x0: Double, y0: Double)],
                                   sourceFile: String) -> Table {
         Table("indicators", [
-            .string("source_file", rows.map { _ in sourceFile }),
-            .int32("segment", rows.map(\.segment)),
-            .int32("counter", rows.map(\.indicator.counter), unit: "sample"),
-            .float("t_s", rows.map(\.indicator.endSeconds), unit: "s"),
+            .string("source_file", rows.map { _ in sourceFile }, description: "the input path as given"),
+            .int32("segment", rows.map(\.segment), description: "decoder segment (0-based)"),
+            .int32("counter", rows.map(\.indicator.counter), unit: "sample",
+                   description: "received samples at the indicator: a multiple of 1250 after E"),
+            .float("t_s", rows.map(\.indicator.endSeconds), unit: "s",
+                   description: "device time of the moment: (sample_index of the last sample + 1) / 250"),
             .float("x_sdk", rows.map(\.indicator.x), unit: magnitudeUnit,
                    description: "mean alpha of O1/O2 over the last 5 frames' clear channels"),
             .float("y_sdk", rows.map(\.indicator.y), unit: magnitudeUnit,
@@ -110,11 +119,14 @@ public enum SDKAnalysisTables {
             .float("y_ratio", rows.map { row in row.indicator.y.map { $0 / row.y0 } }, unit: "1", description: "Y / Y0"),
             .int32("zone", rows.map { $0.indicator.result?.zone.rawValue },
                    description: "0 Relaxation … 5 HighAgitation"),
-            .string("zone_name", rows.map { $0.indicator.result?.zone.name }),
-            .float("percents", rows.map { $0.indicator.result.map { Double($0.percents) } }, unit: "1"),
+            .string("zone_name", rows.map { $0.indicator.result?.zone.name },
+                    description: "the zone's name in the SDK source (Relaxation … HighAgitation)"),
+            .float("percents", rows.map { $0.indicator.result.map { Double($0.percents) } }, unit: "1",
+                   description: "the zone's level as the SDK gives it: 0.25, 0.5, 0.75 or 1.0"),
             .string("colors", rows.map { $0.indicator.result?.colours.map(\.rawValue).joined(separator: ";") },
                     description: "';'-joined in test order green, yellow, red, orange; empty for none"),
-            .int32("n_colors", rows.map { $0.indicator.result?.colours.count }),
+            .int32("n_colors", rows.map { $0.indicator.result?.colours.count },
+                   description: "number of colours in colors (0 for an empty list)"),
             .bool("none", rows.map { $0.indicator.result == nil },
                   description: "the SDK's \"none\": no clear channel for X or Y in the last 5 frames"),
         ])

@@ -69,8 +69,9 @@ public struct SampleTableBuilder {
         pending = 0
         full.truncate(to: rows)
         var columns: [Column] = [
-            Column("source_file", fixedWidth: max(sourceFileWidth, sourceFile.utf8.count), .string(sourceFiles(rows))),
-            Column("segment", .int32(full.segment)),
+            Column("source_file", description: "the input path as given",
+                   fixedWidth: max(sourceFileWidth, sourceFile.utf8.count), .string(sourceFiles(rows))),
+            Column("segment", description: "decoder segment (0-based)", .int32(full.segment)),
             Column("sample_index", unit: "sample", description: "device-clock position, lost samples counted",
                    .int32(full.sampleIndex)),
             Column("counter", unit: "sample", description: "the SDK's received-sample count before this sample",
@@ -84,7 +85,7 @@ public struct SampleTableBuilder {
         ]
         for (name, values) in zip(Brainiac.channelNames, [full.t3, full.o1, full.t4, full.o2]) {
             columns.append(Column(name.lowercased() + "_uv", unit: "µV",
-                                  description: "floor(raw × K) nV / 1000", .float64(values)))
+                                  description: "\(name) EEG: floor(raw × K) nV / 1000", .float64(values)))
         }
         columns.append(Column("filled", description: "inserted by --gaps fill (linear interpolation)",
                               .bool(full.filled)))

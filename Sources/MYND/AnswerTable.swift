@@ -31,7 +31,7 @@ extension QuestionnaireResult {
                                 answered: answer.answered, raw: answer.raw, number: nil, label: nil, date: nil)
             if let definition, question == nil {
                 anomalies.append(Anomaly(sourceFile: sourceFile, line: answer.line, location: answer.questionID,
-                                         severity: .warning, code: "answer-undefined",
+                                         severity: .warning, code: "W_ANSWER_UNDEFINED",
                                          message: "\"\(answer.questionID)\" is not a question of \(definition.scenario)_\(definition.language).json",
                                          raw: answer.raw))
             }
@@ -45,7 +45,7 @@ extension QuestionnaireResult {
             for question in definition.questions where question.asked && !question.optional
                 && question.type != "instruction" && !present.contains(question.identifier) {
                 anomalies.append(Anomaly(sourceFile: sourceFile, location: question.identifier, severity: .warning,
-                                         code: "answer-missing",
+                                         code: "W_ANSWER_MISSING",
                                          message: "required question \"\(question.identifier)\" has no answer in the file"))
             }
         }
@@ -62,7 +62,7 @@ extension QuestionnaireResult {
             row.label = question?.label(of: value)
             if let question, row.label == nil {
                 anomalies.append(Anomaly(sourceFile: sourceFile, line: answer.line, location: answer.questionID,
-                                         severity: .warning, code: "answer-unlabelled",
+                                         severity: .warning, code: "W_ANSWER_UNLABELLED",
                                          message: "value \(value) is not among the choices of \"\(question.identifier)\"",
                                          raw: answer.raw))
             }
@@ -144,19 +144,19 @@ public enum AnswerTable {
             }
         }
         return Table("answers", [
-            .string("source_file", c.source),
-            .string("subject_id", c.subject),
-            .string("scenario", c.scenario),
+            .string("source_file", c.source, description: "the input path as given"),
+            .string("subject_id", c.subject, description: "the subject's UUID"),
+            .string("scenario", c.scenario, description: "the questionnaire's scenario (title)"),
             .int64("day", c.day, description: "study day, 1-based"),
             .int64("session_id", c.session, description: "index of the scenario in the study's list"),
             .int64("run_id", c.run, description: "the app's run counter"),
             .string("session_start_raw", c.startRaw, description: "sessionStartTime as stored (localized)"),
-            .timestamp("session_start_utc", c.startUTC),
+            .timestamp("session_start_utc", c.startUTC, description: "sessionStartTime as an instant"),
             .int64("utc_offset_min", c.offset, unit: "min", description: "offset of the device clock from UTC"),
             .string("locale", c.locale, description: "device language code"),
-            .string("question_id", c.question),
+            .string("question_id", c.question, description: "the answer's JSON key"),
             .string("question_type", c.type, description: "mc, text, date, numeric (from --definitions)"),
-            .string("question_title", c.title),
+            .string("question_title", c.title, description: "the question's title in the definition (raw)"),
             .string("question_text", c.text, description: "from the definition; placeholders such as #patientName# kept raw"),
             .bool("asked", c.asked, description: "false for questions after the app stopped reading the definition"),
             .bool("answered", c.answered, description: "false for the app's \"no answer\""),

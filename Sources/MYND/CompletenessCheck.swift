@@ -41,12 +41,12 @@ public enum CompletenessCheck {
             if let name = MYNDFileName(path: file.path) {
                 named.append((file, name))
                 if name.encrypted, let key = file.keyID, MYNDContentKind.dummyKeyIDs.contains(key) {
-                    note(file.path, .warning, "dummy-key",
+                    note(file.path, .warning, "W_DUMMY_KEY",
                          "encrypted to the repository's dummy key 0x\(key), whose secret key is public: the data are not protected",
                          raw: key)
                 }
             } else {
-                note(file.path, .info, "ignored", "not a MYND result or recording name; not counted")
+                note(file.path, .info, "I_IGNORED", "not a MYND result or recording name; not counted")
             }
         }
         var rows: [CompletenessRow] = []
@@ -59,7 +59,7 @@ public enum CompletenessCheck {
                 for entry in matching {
                     used.insert(entry.file.path)
                     if entry.name.scenario != slot.scenario || entry.name.day != slot.day {
-                        note(entry.file.path, .warning, "name-mismatch",
+                        note(entry.file.path, .warning, "W_NAME_MISMATCH",
                              "session \(slot.sessionID) is \(slot.scenario) on day \(slot.day) in \(study.name), the name says \(entry.name.scenario) on day \(entry.name.day)")
                     }
                 }
@@ -81,7 +81,7 @@ public enum CompletenessCheck {
                                             foundEncrypted: entries.filter(\.name.encrypted).count,
                                             runIDs: entries.map(\.name.runID).sorted(), status: "extra"))
                 for entry in entries {
-                    note(entry.file.path, .warning, "name-mismatch",
+                    note(entry.file.path, .warning, "W_NAME_MISMATCH",
                          "no \(name.kind == .questionnaire ? "questionnaire" : "recording") slot for session \(name.sessionID) in \(study.name)")
                 }
             }
@@ -96,13 +96,13 @@ public enum CompletenessCheck {
         let byRun = Dictionary(grouping: files, by: \.name.runID)
         for run in byRun.keys.sorted() where byRun[run]!.count > 1 {
             let paths = byRun[run]!.map(\.path).sorted()
-            anomalies.append(Anomaly(sourceFile: paths[0], severity: .warning, code: "duplicate-run",
+            anomalies.append(Anomaly(sourceFile: paths[0], severity: .warning, code: "W_DUPLICATE_RUN",
                                      message: "runID \(run) is used by \(paths.count) files", raw: paths.joined(separator: ";")))
         }
         let runs = byRun.keys.sorted()
         for (a, b) in zip(runs, runs.dropFirst()) where b > a + 1 {
             let path = byRun[b]!.map(\.path).sorted()[0]
-            anomalies.append(Anomaly(sourceFile: path, severity: .warning, code: "run-gap",
+            anomalies.append(Anomaly(sourceFile: path, severity: .warning, code: "W_RUN_GAP",
                                      message: b == a + 2 ? "runID \(a + 1) is absent (lost, not uploaded or skipped)"
                                         : "runIDs \(a + 1)…\(b - 1) are absent (lost, not uploaded or skipped)",
                                      raw: "\(a + 1)-\(b - 1)"))
@@ -111,7 +111,7 @@ public enum CompletenessCheck {
         var highest: (run: Int, session: Int)?
         for file in ordered {
             if let top = highest, file.name.sessionID > top.session, file.name.runID < top.run {
-                anomalies.append(Anomaly(sourceFile: file.path, severity: .warning, code: "run-reset",
+                anomalies.append(Anomaly(sourceFile: file.path, severity: .warning, code: "W_RUN_RESET",
                                          message: "runID \(file.name.runID) of session \(file.name.sessionID) is below runID \(top.run) of session \(top.session) (run counter reset?)"))
             }
             if highest == nil || file.name.runID > highest!.run { highest = (file.name.runID, file.name.sessionID) }
@@ -123,10 +123,10 @@ public enum CompletenessCheck {
     public static func table(folder: String, rows: [CompletenessRow]) -> Table {
         Table("completeness", [
             .string("source_file", rows.map { _ in folder }, description: "the subject folder as given"),
-            .string("subject_id", rows.map(\.subjectID)),
-            .int64("session_id", rows.map(\.sessionID)),
-            .int64("day", rows.map(\.day)),
-            .string("scenario", rows.map(\.scenario)),
+            .string("subject_id", rows.map(\.subjectID), description: "the subject's UUID"),
+            .int64("session_id", rows.map(\.sessionID), description: "session of the protocol slot"),
+            .int64("day", rows.map(\.day), description: "study day of the protocol slot"),
+            .string("scenario", rows.map(\.scenario), description: "scenario of the protocol slot"),
             .string("kind", rows.map(\.kind.rawValue), description: "q questionnaire, r recording"),
             .int64("expected", rows.map(\.expected), unit: "1", description: "files the protocol expects"),
             .int64("found", rows.map(\.found), unit: "1", description: "files present, encrypted ones included"),

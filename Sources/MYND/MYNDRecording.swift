@@ -163,7 +163,7 @@ private struct RecordingLayoutReader {
         let paradigmGroup = try group(file, "Paradigm")
         let name = MYNDFileName(path: sourceFile)
         if name == nil || name?.kind != .recording {
-            warn("name-unparsed", nil,
+            warn("W_NAME_UNPARSED", nil,
                  "the file name does not follow r_<scenario>_<day>_<session>_<run>_<UUID>.hdf; read by content")
         }
         var attributes: [StoredAttribute] = []
@@ -216,10 +216,10 @@ private struct RecordingLayoutReader {
             channelNames = try namesSet.readStringsOfAnyCharset()
         } else if let listed = text("channelNames").map(MYNDRecordingText.swiftArray), !listed.isEmpty {
             channelNames = listed
-            warn("type", "/Recording/ChannelNames", "no ChannelNames dataset; names taken from the channelNames attribute")
+            warn("W_TYPE", "/Recording/ChannelNames", "no ChannelNames dataset; names taken from the channelNames attribute")
         } else {
             channelNames = (1...columns).map { "Channel\($0)" }
-            warn("type", "/Recording/ChannelNames", "no channel names stored; named Channel1…Channel\(columns)")
+            warn("W_TYPE", "/Recording/ChannelNames", "no channel names stored; named Channel1…Channel\(columns)")
         }
         guard channelNames.count == columns else {
             throw layout("/Recording/ChannelNames",
@@ -233,7 +233,7 @@ private struct RecordingLayoutReader {
         var start = 0
         let dropped = timestamps.first == 0
         if dropped { start = 1 } else {
-            warn("row0", "/Recording/TimeStamp", "TimeStamp[0] is \(timestamps.first ?? 0), not 0: row 0 kept")
+            warn("W_ROW0", "/Recording/TimeStamp", "TimeStamp[0] is \(timestamps.first ?? 0), not 0: row 0 kept")
         }
         markers = Array(markers[start...])
         timestamps = Array(timestamps[start...])
@@ -248,30 +248,30 @@ private struct RecordingLayoutReader {
             }
         }
         if nanCount > 0 {
-            warn("nan", "/Recording/Data", "\(nanCount) NaN or infinite sample values", raw: String(nanCount))
+            warn("W_NAN", "/Recording/Data", "\(nanCount) NaN or infinite sample values", raw: String(nanCount))
         }
 
         // Metadata (all strings in Version 3, numbers included).
         let device = text("device")
         if device == "oscillator" {
-            warn("device", "/Recording@device", "synthetic test source (oscillator), not EEG")
+            warn("W_DEVICE", "/Recording@device", "synthetic test source (oscillator), not EEG")
         }
         var rate = number("/Recording", "samplingRate")
         if rate == nil || !(rate! > 0) || !rate!.isFinite || rate! > MYNDRecording.maximumRate {
             let nominal: Double = device == "oscillator" ? 128 : 256
-            warn("rate", "/Recording@samplingRate", "no usable samplingRate attribute; assuming \(Int(nominal)) Hz for \(device ?? "muse")",
+            warn("W_RATE", "/Recording@samplingRate", "no usable samplingRate attribute; assuming \(Int(nominal)) Hz for \(device ?? "muse")",
                  raw: text("samplingRate"))
             rate = nominal
         }
         if let first = timestamps.first, first < 1_000_000_000_000_000 {
-            warn("ts-not-epoch", "/Recording/TimeStamp",
+            warn("W_TS_NOT_EPOCH", "/Recording/TimeStamp",
                  "TimeStamp values are not µs since 1970 (first \(first)); absolute times are NA", raw: String(first))
         }
         func localized(_ name: String) -> LocalizedTime? {
             guard let raw = text(name) else { return nil }
             let time = LocalizedTime(raw)
             if let problem = time.problem {
-                warn("time-unparsed", "/Recording@\(name)", "\(name) only partly read (\(problem))", raw: raw)
+                warn("W_TIME_UNPARSED", "/Recording@\(name)", "\(name) only partly read (\(problem))", raw: raw)
             }
             return time
         }
@@ -279,14 +279,14 @@ private struct RecordingLayoutReader {
         // Paradigm.
         func strings(_ name: String) throws -> [String] {
             guard let set = try dataset(paradigmGroup, name, required: false) else {
-                warn("type", "/Paradigm/\(name)", "no /Paradigm/\(name) dataset")
+                warn("W_TYPE", "/Paradigm/\(name)", "no /Paradigm/\(name) dataset")
                 return []
             }
             return try set.readStringsOfAnyCharset()
         }
         func ints(_ name: String) throws -> [Int] {
             guard let set = try dataset(paradigmGroup, name, required: false) else {
-                warn("type", "/Paradigm/\(name)", "no /Paradigm/\(name) dataset")
+                warn("W_TYPE", "/Paradigm/\(name)", "no /Paradigm/\(name) dataset")
                 return []
             }
             return try set.readInt64s().map { Int(clamping: $0) }
@@ -294,7 +294,7 @@ private struct RecordingLayoutReader {
         func seconds(_ name: String) -> Double? {
             guard let value = number("/Paradigm", name) else { return nil }
             guard value.isFinite, abs(value) <= MYNDRecording.maximumTrialTime else {
-                warn("type", "/Paradigm@\(name)", "\(name) \(value) is not a plausible time in s; taken as missing",
+                warn("W_TYPE", "/Paradigm@\(name)", "\(name) \(value) is not a plausible time in s; taken as missing",
                      raw: String(value))
                 return nil
             }
@@ -309,7 +309,7 @@ private struct RecordingLayoutReader {
             throw layout("/Paradigm/ConditionLabels", "expected \(paradigm.conditionMarkers.count) labels like "
                          + "/Paradigm/ConditionMarkers, found \(paradigm.conditionLabels.count)")
         }
-        if paradigm.trialTime == nil { warn("type", "/Paradigm@TrialTime", "no TrialTime: no condition epochs") }
+        if paradigm.trialTime == nil { warn("W_TYPE", "/Paradigm@TrialTime", "no TrialTime: no condition epochs") }
 
         var result = MYNDRecording(
             sourceFile: sourceFile, fileName: name, attributes: attributes,
@@ -342,16 +342,16 @@ private struct RecordingLayoutReader {
         ]
         for (attribute, value, expected) in pairs {
             if let value, value != expected {
-                warn("name-mismatch", "/Recording@\(attribute)", "\(attribute) is \(value) but the file name says \(expected)",
+                warn("W_NAME_MISMATCH", "/Recording@\(attribute)", "\(attribute) is \(value) but the file name says \(expected)",
                      raw: String(value))
             }
         }
         if let subject = recording.subjectID, subject != name.subjectID {
-            warn("name-mismatch", "/Recording@subjectID", "subjectID is \(subject) but the file name says \(name.subjectID)",
+            warn("W_NAME_MISMATCH", "/Recording@subjectID", "subjectID is \(subject) but the file name says \(name.subjectID)",
                  raw: subject)
         }
         if let scenario = recording.paradigm.name, scenario != name.scenario {
-            warn("name-mismatch", "/Paradigm@Paradigm", "Paradigm is \(scenario) but the file name says \(name.scenario)",
+            warn("W_NAME_MISMATCH", "/Paradigm@Paradigm", "Paradigm is \(scenario) but the file name says \(name.scenario)",
                  raw: scenario)
         }
     }

@@ -80,7 +80,7 @@ public struct MarkerEvent: Sendable, Equatable {
                 phase = MarkerEvent.phase(offset: offset) ?? "other"
             }
             if code < 100 || code > 999 || (phase == "other" && base != 9) {
-                warn("unknown-marker", "marker \(code) at sample \(sample) fits no phase of the marker scheme",
+                warn("W_UNKNOWN_MARKER", "marker \(code) at sample \(sample) fits no phase of the marker scheme",
                      raw: String(code))
                 phase = "other"
             }
@@ -94,13 +94,13 @@ public struct MarkerEvent: Sendable, Equatable {
                                       trialInBlock: trial))
         }
         if events.isEmpty {
-            warn("no-markers", "the block has no non-zero marker")
+            warn("W_NO_MARKERS", "the block has no non-zero marker")
         } else {
             if events.last?.marker != 910 {
-                warn("no-goodbye", "the block ends with marker \(events.last!.marker), not the goodbye 910")
+                warn("W_NO_GOODBYE", "the block ends with marker \(events.last!.marker), not the goodbye 910")
             }
             if let scenario, let expected = expectedCount[scenario], expected != events.count {
-                warn("marker-count", "\(events.count) markers, a \(scenario) block has \(expected)", raw: String(events.count))
+                warn("W_MARKER_COUNT", "\(events.count) markers, a \(scenario) block has \(expected)", raw: String(events.count))
             }
         }
         return (events, anomalies)

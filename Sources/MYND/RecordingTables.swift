@@ -43,19 +43,19 @@ public enum RecordingTables {
             recording.attributes.first { $0.name == "channelCount" }.flatMap { Int($0.text) }
         }
         return Table("recordings", [
-            .string("source_file", r.map(\.sourceFile)),
-            .string("subject_id", r.map(\.subjectID)),
+            .string("source_file", r.map(\.sourceFile), description: "the input path as given"),
+            .string("subject_id", r.map(\.subjectID), description: "the subject's UUID"),
             .bool("encrypted", r.map { _ in false }, description: "encrypted files are not read (see --check-protocol)"),
             .string("scenario", r.map(\.scenario), description: "the /Paradigm attribute Paradigm, else the name's"),
-            .int64("day", r.map(\.day)),
+            .int64("day", r.map(\.day), description: "study day, 1-based"),
             .int64("session_id", r.map(\.sessionID), description: "/Recording@Session"),
             .int64("run_id", r.map(\.runID), description: "/Recording@Run"),
             .int64("block", blocks, description: "rank by run_id among this run's files of the subject and session"),
             .int64("version", r.map(\.version), description: "format Version"),
             .string("device", r.map(\.device), description: "muse, or oscillator (synthetic)"),
             .bool("synthetic", r.map { $0.device == "oscillator" }, description: "the oscillator test source"),
-            .float("sampling_rate_hz", r.map(\.samplingRate), unit: "Hz"),
-            .int64("channel_count", r.map(\.channelNames.count)),
+            .float("sampling_rate_hz", r.map(\.samplingRate), unit: "Hz", description: "the samplingRate attribute"),
+            .int64("channel_count", r.map(\.channelNames.count), description: "channels in /Recording/Data"),
             .int64("channel_count_attr", declaredCount, description: "the channelCount attribute"),
             .string("channel_names", r.map { joined($0.channelNames) }, description: "as stored, ;-joined"),
             .string("channel_names_1020", r.map { joined($0.channelNames.map { ChannelLabel.tenTwenty($0) ?? "NA" }) },
@@ -68,23 +68,30 @@ public enum RecordingTables {
             .timestamp("ts_last_utc", r.map(\.lastTimestampUTC), description: "last TimeStamp"),
             .float("ts_rate_hz", tsRate, unit: "Hz", description: "(n_samples - 1) / TimeStamp span"),
             .string("recording_start_raw", r.map(\.recordingStart?.raw), description: "recordingStartTime as stored"),
-            .timestamp("recording_start_utc", utc(\.recordingStart)),
-            .timestamp("recording_end_utc", utc(\.recordingEnd)),
-            .timestamp("session_start_utc", utc(\.sessionStart)),
-            .int64("utc_offset_min", r.map { $0.recordingStart?.offsetMinutes }, unit: "min"),
+            .timestamp("recording_start_utc", utc(\.recordingStart), description: "recordingStartTime as an instant"),
+            .timestamp("recording_end_utc", utc(\.recordingEnd), description: "recordingEndTime as an instant"),
+            .timestamp("session_start_utc", utc(\.sessionStart), description: "sessionStartTime as an instant"),
+            .int64("utc_offset_min", r.map { $0.recordingStart?.offsetMinutes }, unit: "min",
+                   description: "the device clock's offset from UTC in recordingStartTime (GMT+02:00 → 120)"),
             .float("recording_time_s", r.map(\.recordingTime), unit: "s", description: "recordingTime attribute"),
             .float("fitting_time_s", r.map(\.fittingTime), unit: "s", description: "fittingTime attribute"),
-            .string("locale", r.map(\.locale)),
-            .string("paradigm", r.map(\.paradigm.name)),
-            .string("condition_labels", r.map { joined($0.paradigm.conditionLabels) }),
-            .string("condition_markers", r.map { joined($0.paradigm.conditionMarkers) }),
-            .string("base_markers", r.map { joined($0.paradigm.baseMarkers) }),
-            .float("base_time_s", r.map(\.paradigm.baseTime), unit: "s"),
-            .float("trial_time_s", r.map(\.paradigm.trialTime), unit: "s"),
-            .int64("condition_count", r.map(\.paradigm.conditionCount)),
-            .int64("n_markers", analyses.map(\.events.count)),
-            .int64("n_epochs", analyses.map(\.epochs.count)),
-            .bool("ends_with_goodbye", analyses.map { $0.events.last?.marker == 910 }),
+            .string("locale", r.map(\.locale), description: "device language code"),
+            .string("paradigm", r.map(\.paradigm.name), description: "the /Paradigm attribute Paradigm"),
+            .string("condition_labels", r.map { joined($0.paradigm.conditionLabels) },
+                    description: "/Paradigm condition labels, ;-joined"),
+            .string("condition_markers", r.map { joined($0.paradigm.conditionMarkers) },
+                    description: "/Paradigm condition markers, ;-joined"),
+            .string("base_markers", r.map { joined($0.paradigm.baseMarkers) },
+                    description: "/Paradigm base markers, ;-joined"),
+            .float("base_time_s", r.map(\.paradigm.baseTime), unit: "s",
+                   description: "the BaseTime attribute (baseline_onset_s = onset_s + BaseTime)"),
+            .float("trial_time_s", r.map(\.paradigm.trialTime), unit: "s",
+                   description: "the TrialTime attribute: length of a condition epoch"),
+            .int64("condition_count", r.map(\.paradigm.conditionCount), description: "the ConditionCount attribute"),
+            .int64("n_markers", analyses.map(\.events.count), description: "non-zero markers (rows in events)"),
+            .int64("n_epochs", analyses.map(\.epochs.count), description: "condition epochs (rows in epochs)"),
+            .bool("ends_with_goodbye", analyses.map { $0.events.last?.marker == 910 },
+                  description: "the last marker is the goodbye marker 910"),
             .string("other_attributes", r.map { recording in
                 let others = recording.attributes.filter { !coveredAttributes.contains("\($0.group)@\($0.name)") }
                 return others.isEmpty ? nil : others.map { "\($0.group)@\($0.name)=\($0.text)" }.joined(separator: ";")
@@ -102,16 +109,20 @@ public enum RecordingTables {
             session.append(recording.sessionID); run.append(recording.runID); block.append(blocks[i])
         }
         return Table("events", [
-            .string("source_file", source), .string("subject_id", subject),
-            .int64("session_id", session), .int64("run_id", run), .int64("block", block),
+            .string("source_file", source, description: "the input path as given"),
+            .string("subject_id", subject, description: "the subject's UUID"),
+            .int64("session_id", session, description: "/Recording@Session"),
+            .int64("run_id", run, description: "/Recording@Run"),
+            .int64("block", block, description: "rank by run_id among this run's files of the subject and session"),
             .int64("event_index", e.map(\.1.index), description: "1-based"),
             .int64("sample", e.map(\.1.sample), description: "sample index from the first retained row"),
             .float("onset_s", e.map(\.1.onset), unit: "s", description: "sample / sampling rate"),
             .float("duration_s", e.map(\.1.duration), unit: "s", description: "to the next marker or the end of the data"),
             .string("trial_type", e.map(\.1.trialType), description: "<condition or welcome/goodbye>/<phase>"),
-            .string("phase", e.map(\.1.phase)),
-            .string("condition", e.map(\.1.condition)),
-            .int64("marker", e.map(\.1.marker)),
+            .string("phase", e.map(\.1.phase),
+                    description: "ready, ready_fixation, prompt, task, pause, fixation or other"),
+            .string("condition", e.map(\.1.condition), description: "condition label (NA for welcome and goodbye)"),
+            .int64("marker", e.map(\.1.marker), description: "the marker value as stored"),
             .int64("trial_in_block", e.map(\.1.trialInBlock), description: "1-based, welcome = 1"),
         ])
     }
@@ -121,16 +132,19 @@ public enum RecordingTables {
         let e = analyses.indices.flatMap { i in analyses[i].epochs.map { (i, $0) } }
         let r = e.map { analyses[$0.0].recording }
         return Table("epochs", [
-            .string("source_file", r.map(\.sourceFile)), .string("subject_id", r.map(\.subjectID)),
-            .int64("session_id", r.map(\.sessionID)), .int64("run_id", r.map(\.runID)),
-            .int64("block", e.map { blocks[$0.0] }),
+            .string("source_file", r.map(\.sourceFile), description: "the input path as given"),
+            .string("subject_id", r.map(\.subjectID), description: "the subject's UUID"),
+            .int64("session_id", r.map(\.sessionID), description: "/Recording@Session"),
+            .int64("run_id", r.map(\.runID), description: "/Recording@Run"),
+            .int64("block", e.map { blocks[$0.0] },
+                   description: "rank by run_id among this run's files of the subject and session"),
             .int64("epoch_index", e.map(\.1.index), description: "1-based"),
-            .string("condition", e.map(\.1.condition)),
-            .int64("marker", e.map(\.1.marker)),
-            .float("onset_s", e.map(\.1.onset), unit: "s"),
+            .string("condition", e.map(\.1.condition), description: "condition label of the marker"),
+            .int64("marker", e.map(\.1.marker), description: "the condition marker value"),
+            .float("onset_s", e.map(\.1.onset), unit: "s", description: "marker sample / sampling rate"),
             .float("duration_s", e.map(\.1.duration), unit: "s", description: "TrialTime"),
             .float("measured_s", e.map(\.1.measured), unit: "s", description: "time to the next marker"),
-            .int64("start_sample", e.map(\.1.startSample)),
+            .int64("start_sample", e.map(\.1.startSample), description: "first sample of the epoch (the marker's)"),
             .int64("end_sample", e.map(\.1.endSample), description: "one past the last sample"),
             .float("baseline_onset_s", e.map(\.1.baselineOnset), unit: "s", description: "onset + BaseTime"),
             .bool("complete", e.map(\.1.complete), description: "the epoch lies wholly inside the data"),
@@ -143,23 +157,28 @@ public enum RecordingTables {
         let r = e.map { analyses[$0.0].recording }
         var table = BandPowerTable.table(e.map(\.1.shared), includeSegment: false)
         table.columns.insert(contentsOf: [
-            .string("subject_id", r.map(\.subjectID)),
-            .string("scenario", r.map(\.scenario)),
-            .int64("day", r.map(\.day)),
-            .int64("session_id", r.map(\.sessionID)),
-            .int64("run_id", r.map(\.runID)),
-            .int64("block", e.map { blocks[$0.0] }),
+            .string("subject_id", r.map(\.subjectID), description: "the subject's UUID"),
+            .string("scenario", r.map(\.scenario), description: "the /Paradigm attribute Paradigm, else the name's"),
+            .int64("day", r.map(\.day), description: "study day, 1-based"),
+            .int64("session_id", r.map(\.sessionID), description: "/Recording@Session"),
+            .int64("run_id", r.map(\.runID), description: "/Recording@Run"),
+            .int64("block", e.map { blocks[$0.0] },
+                   description: "rank by run_id among this run's files of the subject and session"),
         ], at: 1)
         if let index = table.columnNames.firstIndex(of: "scope_index") {
             table.columns[index].description = "epoch_index for scope epoch; the condition's 1-based position in ConditionLabels for scope condition"
-            table.columns.insert(.string("condition", e.map(\.1.condition)), at: index + 1)
+            table.columns.insert(.string("condition", e.map(\.1.condition), description: "condition label"),
+                                 at: index + 1)
         }
         if let index = table.columnNames.firstIndex(of: "channel") {
-            table.columns.insert(.string("channel_1020", e.map(\.1.channel1020)), at: index + 1)
+            table.columns[index].description = "channel name as stored in the recording"
+            table.columns.insert(.string("channel_1020", e.map(\.1.channel1020),
+                                         description: "10-20 name of the channel (Muse: TP9, AF7, AF8, TP10)"),
+                                 at: index + 1)
         }
         if let index = table.columnNames.firstIndex(of: "power_uv2") {
             table.columns.insert(.float("log10_power", e.map { $0.1.shared.power > 0 ? log10($0.1.shared.power) : nil },
-                                        unit: "log10(µV²)"), at: index + 1)
+                                        unit: "log10(µV²)", description: "log10 of power_uv2"), at: index + 1)
         }
         if let index = table.columnNames.firstIndex(of: "n_segments") {
             table.columns.insert(.float("app_alpha_lnamp", e.map(\.1.appAlpha), unit: "ln(µV)",
@@ -184,8 +203,10 @@ public enum RecordingTables {
             }
         }
         return Table("quality", [
-            .string("source_file", source), .string("subject_id", subject),
-            .string("channel", channel), .string("channel_1020", tenTwenty),
+            .string("source_file", source, description: "the input path as given"),
+            .string("subject_id", subject, description: "the subject's UUID"),
+            .string("channel", channel, description: "channel name as stored in the recording"),
+            .string("channel_1020", tenTwenty, description: "10-20 name of the channel (Muse: TP9, AF7, AF8, TP10)"),
             .int64("window", windows.map(\.window), description: "0-based 0.5-s window"),
             .float("t_s", windows.map(\.start), unit: "s", description: "window start"),
             .float("variance_uv2", windows.map(\.variance), unit: "µV²", description: "variance of the smoothed signal (v)"),
@@ -199,11 +220,14 @@ public enum RecordingTables {
     public static func qualitySummary(_ analyses: [RecordingAnalysis]) -> Table {
         let s = analyses.flatMap { analysis in analysis.qualitySummary.map { (analysis.recording, $0) } }
         return Table("quality_summary", [
-            .string("source_file", s.map(\.0.sourceFile)), .string("subject_id", s.map(\.0.subjectID)),
-            .string("channel", s.map(\.1.channel)), .string("channel_1020", s.map { ChannelLabel.tenTwenty($0.1.channel) }),
-            .int64("n_windows", s.map(\.1.windows)),
+            .string("source_file", s.map(\.0.sourceFile), description: "the input path as given"),
+            .string("subject_id", s.map(\.0.subjectID), description: "the subject's UUID"),
+            .string("channel", s.map(\.1.channel), description: "channel name as stored in the recording"),
+            .string("channel_1020", s.map { ChannelLabel.tenTwenty($0.1.channel) },
+                    description: "10-20 name of the channel (Muse: TP9, AF7, AF8, TP10)"),
+            .int64("n_windows", s.map(\.1.windows), description: "complete 0.5-s windows of the channel"),
             .float("var_median_uv2", s.map(\.1.varianceMedian), unit: "µV²", description: "median raw window variance"),
-            .float("q_median", s.map(\.1.qualityMedian), unit: "1"),
+            .float("q_median", s.map(\.1.qualityMedian), unit: "1", description: "median window quality q"),
             .float("share_a_ge_100", s.map(\.1.shareAbove100), unit: "1", description: "share of windows with quality_avg ≥ 100"),
         ])
     }

@@ -34,14 +34,14 @@ public enum AnalysisTables {
             if analysis.times.stsFallback[position] { entries[at].fallbacks += 1 }
         }
         return Table("messages", [
-            .string("source_file", entries.map { _ in file.sourceFile }),
+            .string("source_file", entries.map { _ in file.sourceFile }, description: "the input path as given"),
             .string("name", entries.map(\.name), description: "message NAME as logged (t:…)"),
             .string("client", entries.map { file.clients[$0.client] }, description: "sending client (after \" <-\")"),
-            .int64("count", entries.map(\.count), unit: "1"),
-            .int64("first_line", entries.map(\.first)),
-            .int64("last_line", entries.map(\.last)),
+            .int64("count", entries.map(\.count), unit: "1", description: "messages of this NAME from this client"),
+            .int64("first_line", entries.map(\.first), description: "physical line of the first such message"),
+            .int64("last_line", entries.map(\.last), description: "physical line of the last such message"),
             .int64("sts_fallbacks", entries.map(\.fallbacks), unit: "1",
-                 description: "messages whose |sts − rts| > 1000 ms, timed by rts (W-STS)"),
+                 description: "messages whose |sts − rts| > 1000 ms, timed by rts (W_STS)"),
         ])
     }
 
@@ -54,13 +54,13 @@ public enum AnalysisTables {
             return Double(next - changes[index].tMs) / 1000
         }
         return Table("modes", [
-            .string("source_file", changes.map { _ in analysis.file.sourceFile }),
-            .int64("seq", Array(changes.indices)),
-            .int64("line", changes.map(\.line)),
-            .int64("t_ms", changes.map { Int($0.tMs) }, unit: "ms", description: "unwrapped hub time (sts, or rts under W-STS)"),
+            .string("source_file", changes.map { _ in analysis.file.sourceFile }, description: "the input path as given"),
+            .int64("seq", Array(changes.indices), description: "0-based number of the MODECHANGE"),
+            .int64("line", changes.map(\.line), description: "physical line of the MODECHANGE"),
+            .int64("t_ms", changes.map { Int($0.tMs) }, unit: "ms", description: "unwrapped hub time (sts, or rts under W_STS)"),
             .float("t_s", changes.map { analysis.times.seconds(Double($0.tMs)) }, unit: "s",
                    description: "seconds since the first line's rts"),
-            .string("mode", changes.map(\.mode)),
+            .string("mode", changes.map(\.mode), description: "the mode text as logged"),
             .float("duration_s", durations, unit: "s", description: "until the next MODECHANGE or the last message"),
         ])
     }
@@ -69,25 +69,28 @@ public enum AnalysisTables {
     public static func trials(_ analysis: RecordingAnalysis) -> Table {
         let trials = analysis.trials
         return Table("trials", [
-            .string("source_file", trials.map { _ in analysis.file.sourceFile }),
-            .int64("trial", trials.map(\.index)),
+            .string("source_file", trials.map { _ in analysis.file.sourceFile }, description: "the input path as given"),
+            .int64("trial", trials.map(\.index), description: "0-based trial number"),
             .string("phase", trials.map(\.phase), description: "calibration, prediction or other (from the mode)"),
             .string("mode", trials.map(\.mode), description: "the last MODECHANGE at or before the first frame"),
-            .int64("first_line", trials.map(\.firstLine)),
+            .int64("first_line", trials.map(\.firstLine), description: "physical line of the trial's first frame"),
             .int64("t_start_ms", trials.map { Int($0.startMs) }, unit: "ms", description: "first frame, unwrapped hub time"),
-            .float("t_start_s", trials.map { analysis.times.seconds(Double($0.startMs)) }, unit: "s"),
+            .float("t_start_s", trials.map { analysis.times.seconds(Double($0.startMs)) }, unit: "s",
+                   description: "first frame, seconds since the first line's rts"),
             .int64("duration_ms", trials.map { Int($0.durationMs) }, unit: "ms", description: "last − first frame"),
             .int64("n_frames", trials.map(\.frameCount), unit: "1", description: "STIMULUSEVENT messages"),
-            .int64("n_objects", trials.map(\.objectIDs.count), unit: "1"),
+            .int64("n_objects", trials.map(\.objectIDs.count), unit: "1", description: "objIDs reported in the trial"),
             .string("objids", trials.map { $0.objectIDs.map(String.init).joined(separator: ";") },
                     description: "objIDs reported in the trial, ;-joined"),
             .int64("cued_target", trials.map(\.cuedTarget), description: "the objID ≠ 0 whose states match objID 0"),
             .float("cue_agreement", trials.map(\.cueAgreement), unit: "1",
                    description: "share of frames where the best object's state equals objID 0's"),
             .int64("selected", trials.map(\.selected), description: "first SELECTION id of the trial"),
-            .bool("correct", trials.map(\.correct)),
-            .int64("time_to_selection_ms", trials.map { $0.timeToSelectionMs.map(Int.init) }, unit: "ms"),
-            .int64("sel_after_last_frame_ms", trials.map { $0.selectionAfterLastFrameMs.map(Int.init) }, unit: "ms"),
+            .bool("correct", trials.map(\.correct), description: "selected == cued_target (NA unless both are known)"),
+            .int64("time_to_selection_ms", trials.map { $0.timeToSelectionMs.map(Int.init) }, unit: "ms",
+                   description: "selection − first frame"),
+            .int64("sel_after_last_frame_ms", trials.map { $0.selectionAfterLastFrameMs.map(Int.init) }, unit: "ms",
+                   description: "selection − last frame"),
             .int64("online_yest", trials.map(\.onlineYest), description: "Yest of the last PREDICTEDTARGETPROB before the selection"),
             .float("online_perr", trials.map(\.onlinePerr), unit: "1", description: "its Perr (probability Yest is wrong)"),
             .float("code_agreement", trials.map(\.codeAgreement), unit: "1",
@@ -101,10 +104,11 @@ public enum AnalysisTables {
         let count = file.sampleCount
         let own = file.channelCount ?? 0
         var columns: [Column] = [
-            .string("source_file", Array(repeating: file.sourceFile, count: count)),
-            .int64("sample", Array(0..<count)),
+            .string("source_file", Array(repeating: file.sourceFile, count: count), description: "the input path as given"),
+            .int64("sample", Array(0..<count), description: "0-based sample number in the file"),
             .float("t_ms", analysis.timeline.sampleMs, unit: "ms", description: "per-sample time (spec §2.2, rule in summary.timestamp_rule)"),
-            .float("t_s", analysis.timeline.sampleMs.map { analysis.times.seconds($0) }, unit: "s"),
+            .float("t_s", analysis.timeline.sampleMs.map { analysis.times.seconds($0) }, unit: "s",
+                   description: "t_ms as seconds since the first line's rts"),
         ]
         for channel in 0..<channels {
             var values = [Float](repeating: .nan, count: count)
@@ -113,7 +117,9 @@ public enum AnalysisTables {
                     for sample in 0..<count { values[sample] = all[sample * own + channel] }
                 }
             }
-            columns.append(Column("ch\(channel + 1)_uv", unit: "µV", .float32(values)))
+            columns.append(Column("ch\(channel + 1)_uv", unit: "µV",
+                                  description: "EEG of channel \(channel + 1) (NaN beyond the file's channels)",
+                                  .float32(values)))
         }
         return Table("samples", columns)
     }
@@ -124,8 +130,8 @@ public enum AnalysisTables {
         let stimuli = analysis.stimuli
         let count = stimuli.eventCount
         var columns: [Column] = [
-            .string("source_file", Array(repeating: analysis.file.sourceFile, count: count)),
-            .int64("event", Array(0..<count)),
+            .string("source_file", Array(repeating: analysis.file.sourceFile, count: count), description: "the input path as given"),
+            .int64("event", Array(0..<count), description: "0-based STIMULUSEVENT number"),
             .int64("t_ms", stimuli.eventMs.map { Int($0) }, unit: "ms", description: "unwrapped hub time"),
         ]
         for objectID in objectIDs {
@@ -141,26 +147,28 @@ public enum AnalysisTables {
         let timeline = analysis.timeline
         let file = analysis.file
         return Table("summary", [
-            .string("source_file", [file.sourceFile]),
-            .int64("n_lines", [file.lineCount], unit: "1"),
-            .int64("n_messages", [file.messages.count], unit: "1"),
-            .int64("n_packets", [timeline.packetSampleCounts.count], unit: "1"),
-            .int64("n_samples", [file.sampleCount], unit: "1"),
-            .int64("n_events", [analysis.stimuli.eventCount], unit: "1"),
-            .int64("n_trials", [analysis.trials.count], unit: "1"),
-            .float("fs_est_hz", [timeline.fsEstimated], unit: "Hz"),
-            .float("fs_nominal_hz", [timeline.fsNominal], unit: "Hz"),
-            .int64("n_channels", [file.channelCount], unit: "1"),
+            .string("source_file", [file.sourceFile], description: "the input path as given"),
+            .int64("n_lines", [file.lineCount], unit: "1", description: "physical lines (a final line without newline counts)"),
+            .int64("n_messages", [file.messages.count], unit: "1", description: "messages parsed"),
+            .int64("n_packets", [timeline.packetSampleCounts.count], unit: "1", description: "DATAPACKET messages"),
+            .int64("n_samples", [file.sampleCount], unit: "1", description: "EEG samples"),
+            .int64("n_events", [analysis.stimuli.eventCount], unit: "1", description: "STIMULUSEVENT messages"),
+            .int64("n_trials", [analysis.trials.count], unit: "1", description: "trials found"),
+            .float("fs_est_hz", [timeline.fsEstimated], unit: "Hz", description: "sampling rate estimated from the packet times"),
+            .float("fs_nominal_hz", [timeline.fsNominal], unit: "Hz",
+                   description: "the standard rate within 1 % of fs_est_hz, else fs_est_hz"),
+            .int64("n_channels", [file.channelCount], unit: "1", description: "EEG channels, from the packets"),
             .float("header_fs", [analysis.header?.fs], description: "DATAHEADER fs as logged (often the channel count, T1)"),
             .int64("header_nch", [analysis.header?.channelCount], description: "DATAHEADER ch as logged (often the rate, T1)"),
-            .bool("header_swapped", [analysis.header?.swapped]),
-            .string("clock", [analysis.options.clock.rawValue]),
-            .string("timestamp_rule", [analysis.options.timestampRule.rawValue]),
-            .int64("first_packet_samples", [timeline.packetSampleCounts.first], unit: "1"),
-            .float("packet_samples_median", [timeline.packetSamplesMedian], unit: "1"),
-            .int64("packet_samples_max", [timeline.packetSampleCounts.max()], unit: "1"),
-            .int64("zero_advance_packets", [timeline.zeroAdvancePackets], unit: "1"),
-            .float("sts_step_median_ms", [timeline.packetStepMedianMs], unit: "ms"),
+            .bool("header_swapped", [analysis.header?.swapped], description: "the DATAHEADER has fs and ch swapped (T1)"),
+            .string("clock", [analysis.options.clock.rawValue], description: "message clock: sts or rts (--clock)"),
+            .string("timestamp_rule", [analysis.options.timestampRule.rawValue],
+                    description: "per-sample time rule: interp or pymindaffect (--timestamps)"),
+            .int64("first_packet_samples", [timeline.packetSampleCounts.first], unit: "1", description: "samples in the first packet"),
+            .float("packet_samples_median", [timeline.packetSamplesMedian], unit: "1", description: "median samples per packet"),
+            .int64("packet_samples_max", [timeline.packetSampleCounts.max()], unit: "1", description: "most samples in one packet"),
+            .int64("zero_advance_packets", [timeline.zeroAdvancePackets], unit: "1", description: "packets whose time does not advance"),
+            .float("sts_step_median_ms", [timeline.packetStepMedianMs], unit: "ms", description: "median step between packet times"),
             .float("code_agreement", [analysis.codeAgreement], unit: "1",
                    description: "share of (trial, frame, object ≥ 1) cells equal to code objID−1 at frame mod period"),
         ])

@@ -99,7 +99,7 @@ public enum MessageName {
     public static let subscribe = "SUBSCRIBE"
     public static let tickTock = "TICKTOCK"
 
-    /// Every name the toolkit knows; any other is counted and reported with `W-UNKNOWN`.
+    /// Every name the toolkit knows; any other is counted and reported with `W_UNKNOWN`.
     public static let known: Set<String> = [
         dataPacket, dataHeader, stimulusEvent, modeChange, newTarget, selection, predictedTargetProb,
         predictedTargetDist, signalQuality, heartbeat, log, reset, outputScore, subscribe, tickTock,

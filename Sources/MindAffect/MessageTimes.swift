@@ -18,7 +18,7 @@ public struct MessageTimes: Sendable {
     public var stsFallback: [Bool]
     /// The first parsed line's `rts`: `t_s = (t_ms − rts₀)/1000`.
     public var rtsOrigin: Int64
-    /// W-STS (one row per client and NAME, with its count) and W-CLOCK-BACK rows.
+    /// W_STS (one row per client and NAME, with its count) and W_CLOCK_BACK rows.
     public var anomalies: [Anomaly]
 
     /// The largest |sts − rts| in ms for which `sts` is trusted (T3).
@@ -52,7 +52,7 @@ public struct MessageTimes: Sendable {
             let rts = raw + offset
             if let previousUnwrapped, previousUnwrapped - rts > MessageTimes.stsToleranceMs {
                 anomalies.append(Anomaly(sourceFile: file.sourceFile, line: message.line, severity: .warning,
-                                         code: "W-CLOCK-BACK",
+                                         code: "W_CLOCK_BACK",
                                          message: "rts falls by \(previousUnwrapped - rts) ms from the previous line"))
             }
             previousUnwrapped = max(previousUnwrapped ?? rts, rts)
@@ -73,7 +73,7 @@ public struct MessageTimes: Sendable {
         rtsOrigin = rtsMs.first ?? 0
         for key in fallbackOrder {
             guard let entry = fallbacks[key] else { continue }
-            anomalies.append(Anomaly(sourceFile: file.sourceFile, line: entry.line, severity: .warning, code: "W-STS",
+            anomalies.append(Anomaly(sourceFile: file.sourceFile, line: entry.line, severity: .warning, code: "W_STS",
                                      message: "\(entry.count) \(entry.name) message(s) from \(file.clients[entry.client]) have |sts − rts| > \(MessageTimes.stsToleranceMs) ms: rts used (first at this line)"))
         }
     }

@@ -2,7 +2,7 @@
 public enum MindAffectError: Error, Sendable, Equatable {
     /// A line that cannot be read (without `--skip-bad-lines`).
     case badLine(file: String, line: Int, problem: LineProblem)
-    /// An empty file, or one without a DATAPACKET (E-NODATA).
+    /// An empty file, or one without a DATAPACKET (E_NODATA).
     case noData(file: String, reason: String)
     /// A noise-code table that cannot be read.
     case badCodeTable(file: String, line: Int, message: String)
@@ -14,7 +14,7 @@ public enum MindAffectError: Error, Sendable, Equatable {
             let column = problem.column.map { ":\($0)" } ?? ""
             return "\(file):\(line)\(column): error \(problem.code): \(problem.message)"
         case .noData(let file, let reason):
-            return "\(file): error E-NODATA: \(reason)"
+            return "\(file): error E_NODATA: \(reason)"
         case .badCodeTable(let file, let line, let message):
             return "\(file):\(line): \(message)"
         }

@@ -27,7 +27,7 @@ public struct PymindaffectTimestamps: Sendable {
         }
         let packetTs = Self.unwrap(raw)
         if let first = firstPacketMessage, let firstTs = packetTs.first {
-            // The message clock's sts for the first packet (its own sts, not the W-STS rts fallback).
+            // The message clock's sts for the first packet (its own sts, not the W_STS rts fallback).
             let sts = times.rtsMs[first] + Int64(Int32(truncatingIfNeeded: file.messages[first].sts &- file.messages[first].rts))
             offsetToMessageClock = sts - firstTs
         } else {

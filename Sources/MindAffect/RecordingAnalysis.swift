@@ -8,7 +8,7 @@ public struct AnalysisOptions: Sendable, Codable, Equatable {
     public var itiMs: Int
     /// The per-sample timestamp rule (`--timestamps`).
     public var timestampRule: TimestampRule
-    /// The longest heartbeat gap in ms before `W-HB-GAP` (MessageSpec's 4 s).
+    /// The longest heartbeat gap in ms before `W_HB_GAP` (MessageSpec's 4 s).
     public var heartbeatGapMs: Int
     /// Where the noise codes come from: a family name or a table path.
     public var codes: String
@@ -82,7 +82,7 @@ public struct RecordingAnalysis: Sendable {
             header = DataHeaderReport(fs: fs, channelCount: channels, line: message.line, swapped: swapped)
             if swapped {
                 found.append(Anomaly(sourceFile: file.sourceFile, line: message.line, severity: .warning,
-                                     code: "W-HEADER",
+                                     code: "W_HEADER",
                                      message: "DATAHEADER has fs and nch swapped (fs\(fs) ch[\(channels)] for \(file.channelCount ?? 0)-channel packets): header ignored"))
             }
             break
@@ -121,14 +121,14 @@ public struct RecordingAnalysis: Sendable {
         }.map(\.element)
     }
 
-    /// W-HB-GAP: a client whose consecutive heartbeats are more than `limitMs` apart (by rts).
+    /// W_HB_GAP: a client whose consecutive heartbeats are more than `limitMs` apart (by rts).
     static func heartbeatGaps(_ file: SaveFile, times: MessageTimes, limitMs: Int64) -> [Anomaly] {
         var last: [Int: Int64] = [:]
         var rows: [Anomaly] = []
         for (index, message) in file.messages.enumerated() where message.name == MessageName.heartbeat {
             let time = times.rtsMs[index]
             if let previous = last[message.client], time - previous > limitMs {
-                rows.append(Anomaly(sourceFile: file.sourceFile, line: message.line, severity: .warning, code: "W-HB-GAP",
+                rows.append(Anomaly(sourceFile: file.sourceFile, line: message.line, severity: .warning, code: "W_HB_GAP",
                                     message: "\(time - previous) ms since the previous HEARTBEAT of \(file.clients[message.client]) (more than \(limitMs) ms: stalled client?)"))
             }
             last[message.client] = time

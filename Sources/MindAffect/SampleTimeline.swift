@@ -10,11 +10,11 @@ public struct SampleTimeline: Sendable {
     public var packetMs: [Int64]
     /// `(N − n₀)·1000/(T_last − T₀)`, nil with fewer than two packets or no time span.
     public var fsEstimated: Double?
-    /// The nearest standard rate within 1 %, else ``fsEstimated`` (W-FS).
+    /// The nearest standard rate within 1 %, else ``fsEstimated`` (W_FS).
     public var fsNominal: Double?
     /// Packets whose time does not advance past the previous one (their samples get the previous time).
     public var zeroAdvancePackets: Int
-    /// W-TS-NONMONO and W-FS rows.
+    /// W_TS_NONMONO and W_FS rows.
     public var anomalies: [Anomaly]
 
     /// The standard EEG rates `fs_nominal` snaps to (spec §2.3).
@@ -46,10 +46,10 @@ public struct SampleTimeline: Sendable {
         }
         fsNominal = standard ?? fsEstimated
         if let estimate = fsEstimated, standard == nil {
-            anomalies.append(Anomaly(sourceFile: file.sourceFile, severity: .warning, code: "W-FS",
+            anomalies.append(Anomaly(sourceFile: file.sourceFile, severity: .warning, code: "W_FS",
                                      message: "estimated sampling rate \(estimate) Hz is not within 1 % of a standard rate: used as is"))
         } else if fsEstimated == nil {
-            anomalies.append(Anomaly(sourceFile: file.sourceFile, severity: .warning, code: "W-FS",
+            anomalies.append(Anomaly(sourceFile: file.sourceFile, severity: .warning, code: "W_FS",
                                      message: "the sampling rate cannot be estimated (fewer than two packets with a time span): the first packet's samples all get its time"))
         }
         sampleMs = []
@@ -67,7 +67,7 @@ public struct SampleTimeline: Sendable {
             if time <= previous {
                 zeroAdvancePackets += 1
                 anomalies.append(Anomaly(sourceFile: file.sourceFile, line: packetLines[packet], severity: .warning,
-                                         code: "W-TS-NONMONO",
+                                         code: "W_TS_NONMONO",
                                          message: "packet time \(time) ms does not advance past \(previous) ms: its \(count) sample(s) get \(previous) ms"))
                 sampleMs.append(contentsOf: repeatElement(Double(previous), count: count))
                 continue

@@ -33,7 +33,7 @@ public struct SaveFile: Sendable {
         try bytes.withUnsafeBufferPointer { (buffer) throws(MindAffectError) in
             try file.readLines(buffer, contentCount: buffer.count - 1, skipBadLines: skipBadLines)
         }
-        if file.messages.isEmpty && !file.anomalies.contains(where: { $0.code.hasPrefix("E-") }) {
+        if file.messages.isEmpty && !file.anomalies.contains(where: { $0.code.hasPrefix("E_") }) {
             throw .noData(file: sourceFile, reason: "the file holds no message (empty or whitespace only)")
         }
         guard file.messages.contains(where: { $0.name == MessageName.dataPacket }) else {
@@ -63,7 +63,7 @@ public struct SaveFile: Sendable {
                        as: UTF8.self)
             }
             if buffer[lineStart..<contentEnd].allSatisfy({ $0 == 32 || $0 == 9 }) {
-                anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber, severity: .info, code: "I-BLANK",
+                anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber, severity: .info, code: "I_BLANK",
                                          message: "blank line skipped", raw: raw()))
                 continue
             }
@@ -84,26 +84,26 @@ public struct SaveFile: Sendable {
                                            name: prefix.name, client: client, payload: payload))
                 if !MessageName.known.contains(prefix.name), unknownNames.insert(prefix.name).inserted {
                     anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber, severity: .warning,
-                                             code: "W-UNKNOWN",
+                                             code: "W_UNKNOWN",
                                              message: "unknown message type \(prefix.name): counted in `messages`, payload not parsed",
                                              raw: raw()))
                 }
                 if notes.signedBytes > 0 {
                     anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber, severity: .warning,
-                                             code: "W-SIGNED",
+                                             code: "W_SIGNED",
                                              message: "\(notes.signedBytes) negative Java byte value(s): 256 added",
                                              raw: raw()))
                 }
                 if notes.latin1 {
                     anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber, severity: .warning,
-                                             code: "W-ENCODING", message: "text is not valid UTF-8: read as Latin-1",
+                                             code: "W_ENCODING", message: "text is not valid UTF-8: read as Latin-1",
                                              raw: raw()))
                 }
             } catch {
                 sampleValues.removeSubrange(sampleCountBefore...)
                 if isFinalFragment {
                     anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber, location: error.column.map(String.init),
-                                             severity: .warning, code: "W-TRUNC",
+                                             severity: .warning, code: "W_TRUNC",
                                              message: "incomplete final line (\(contentEnd - lineStart) bytes, no newline) dropped: \(error.message)",
                                              raw: raw()))
                 } else if skipBadLines {

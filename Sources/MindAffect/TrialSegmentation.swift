@@ -5,7 +5,7 @@ import Tables
 public struct TrialSegmentation: Sendable {
     /// The trials in order.
     public var trials: [Trial]
-    /// W-NEWTARGET, W-TRIAL-MODE, W-ITI, W-CUE and W-MULTI-SEL rows.
+    /// W_NEWTARGET, W_TRIAL_MODE, W_ITI, W_CUE and W_MULTI_SEL rows.
     public var anomalies: [Anomaly]
 
     /// The agreement with objID 0 from which a cue counts (PMB `dedupY0`).
@@ -50,7 +50,7 @@ public struct TrialSegmentation: Sendable {
             newTargetPositions.removeAll(keepingCapacity: true)
             if newTargets != 1 {
                 anomalies.append(Anomaly(sourceFile: source, line: stimuli.eventLines[first], severity: .warning,
-                                         code: "W-NEWTARGET",
+                                         code: "W_NEWTARGET",
                                          message: "trial \(index): \(newTargets) NEWTARGET messages since the previous trial, expected 1"))
             }
             var selection: (objectID: Int, message: Int)?
@@ -67,12 +67,12 @@ public struct TrialSegmentation: Sendable {
             }
             if modeChangesInside > 0 {
                 anomalies.append(Anomaly(sourceFile: source, line: stimuli.eventLines[first], severity: .warning,
-                                         code: "W-TRIAL-MODE",
+                                         code: "W_TRIAL_MODE",
                                          message: "trial \(index): \(modeChangesInside) MODECHANGE message(s) between its first and last frame"))
             }
             if extraSelections > 0 {
                 anomalies.append(Anomaly(sourceFile: source, line: selection.map { file.messages[$0.message].line },
-                                         severity: .warning, code: "W-MULTI-SEL",
+                                         severity: .warning, code: "W_MULTI_SEL",
                                          message: "trial \(index): \(extraSelections) further SELECTION message(s) after the first: the first is used"))
             }
             var online: (yest: Int, perr: Double, rts: Int64)?
@@ -113,13 +113,13 @@ public struct TrialSegmentation: Sendable {
                 if let best, best.agreement >= TrialSegmentation.cueThreshold {
                     if tied {
                         anomalies.append(Anomaly(sourceFile: source, line: trial.firstLine, severity: .warning,
-                                                 code: "W-CUE",
+                                                 code: "W_CUE",
                                                  message: "trial \(index): several objects agree equally well (\(best.agreement)) with objID 0: no cue"))
                     } else {
                         trial.cuedTarget = best.objectID
                     }
                 } else if let best {
-                    anomalies.append(Anomaly(sourceFile: source, line: trial.firstLine, severity: .warning, code: "W-CUE",
+                    anomalies.append(Anomaly(sourceFile: source, line: trial.firstLine, severity: .warning, code: "W_CUE",
                                              message: "trial \(index): the best agreement with objID 0 is \(best.agreement) (objID \(best.objectID)), below \(TrialSegmentation.cueThreshold): no cue"))
                 }
             }
@@ -129,7 +129,7 @@ public struct TrialSegmentation: Sendable {
         if trials.count > 2 {
             let gaps = (1..<trials.count).map { Double(trials[$0].startMs - (trials[$0 - 1].startMs + trials[$0 - 1].durationMs)) }
             if let median = SampleTimeline.median(gaps), Double(itiMs) > median / 2 {
-                anomalies.append(Anomaly(sourceFile: source, severity: .warning, code: "W-ITI",
+                anomalies.append(Anomaly(sourceFile: source, severity: .warning, code: "W_ITI",
                                          message: "iti_ms \(itiMs) is above half the median gap between trials (\(median) ms): trials may run together; see --iti-ms"))
             }
         }

@@ -69,19 +69,19 @@ public enum BandPowerTable {
     /// The table. `includeSegment` adds the `segment` column after `source_file` (Brainiac); by default it is
     /// included when any row has a segment.
     public static func table(_ rows: [BandPowerRow], includeSegment: Bool? = nil) -> Table {
-        var columns: [Column] = [.string("source_file", rows.map(\.sourceFile))]
+        var columns: [Column] = [.string("source_file", rows.map(\.sourceFile), description: "the input path as given")]
         if includeSegment ?? rows.contains(where: { $0.segment != nil }) {
-            columns.append(.int32("segment", rows.map(\.segment)))
+            columns.append(.int32("segment", rows.map(\.segment), description: "decoder segment (0-based)"))
         }
         columns += [
             .string("scope", rows.map(\.scope.rawValue), description: "recording, window, epoch or condition"),
             .int32("scope_index", rows.map(\.scopeIndex),
                    description: "segment for scope recording; window number from 0 for scope window"),
             .float("t_s", rows.map(\.startSeconds), unit: "s", description: "time of the scope's first sample"),
-            .string("channel", rows.map(\.channel)),
-            .string("band", rows.map(\.band.name)),
-            .float("fmin_hz", rows.map(\.band.lo), unit: "Hz"),
-            .float("fmax_hz", rows.map(\.band.hi), unit: "Hz"),
+            .string("channel", rows.map(\.channel), description: "EEG channel as the input names it"),
+            .string("band", rows.map(\.band.name), description: "frequency band name (--bands)"),
+            .float("fmin_hz", rows.map(\.band.lo), unit: "Hz", description: "lower edge of the band (inclusive)"),
+            .float("fmax_hz", rows.map(\.band.hi), unit: "Hz", description: "upper edge of the band (inclusive)"),
             .float("power_uv2", rows.map(\.power), unit: "µV²",
                    description: "Welch PSD summed times Δf over fmin_hz ≤ f ≤ fmax_hz"),
             .float("rel_power", rows.map(\.relativePower), unit: "1",

@@ -43,6 +43,16 @@ public enum CivilTime {
         Double(days(year: year, month: month, day: day) * 86400 + hour * 3600 + minute * 60 + second)
     }
 
+    /// Seconds since 1970 of a UTC time written `YYYY-MM-DDTHH:MM:SSZ`; `nil` for any other text or an
+    /// impossible date.
+    public static func seconds(utcText text: String) -> Double? {
+        let parts = text.split(whereSeparator: { "-T:Z".contains($0) }).compactMap { Int($0) }
+        guard text.hasSuffix("Z"), text.count == 20, parts.count == 6, (1...12).contains(parts[1]),
+              (1...daysInMonth(year: parts[0], month: parts[1])).contains(parts[2]),
+              parts[3] < 24, parts[4] < 60, parts[5] <= 60 else { return nil }
+        return seconds(year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4], second: parts[5])
+    }
+
     /// ISO 8601 text of a time: `2014-12-12T14:52:03-08:00` with an offset in minutes, without one when `nil`.
     /// `seconds` is the wall-clock time already shifted to that offset.
     public static func iso8601(wallSeconds seconds: Double, offsetMinutes: Int?) -> String {

@@ -60,8 +60,9 @@ struct BTDecode: ParsableCommand {
     @Option(help: "Indicator rules: sdk (with the SDK's X4m quirk) or corrected.")
     var indicatorRules: IndicatorRuleSet = .sdk
 
-    @Option(help: "band_power bands, name:lo-hi,... (default delta:1-4,theta:4-8,alpha:8-12,beta:12-30,gamma:30-45).")
-    var bands: String?
+    @Option(help: "band_power bands, name:lo-hi,... (default delta:1-4,theta:4-8,alpha:8-12,beta:12-30,gamma:30-45).",
+            transform: { try FrequencyBand.parseList($0) })
+    var bands: [FrequencyBand]?
 
     @Option(help: "band_power window length in seconds.")
     var windowS = 10.0
@@ -78,13 +79,11 @@ struct BTDecode: ParsableCommand {
             } else {
                 options.baselineStart = try AnalysisOptions.baselineStart(parsingSeconds: baselineStartS)
             }
-            if let bands { options.bands = try FrequencyBand.parseList(bands) }
+            if let bands { options.bands = bands }
             try options.validate()
             return options
         } catch let error as AnalysisOptionsError {
             throw ToolError.usage(error.description)
-        } catch let error as FrequencyBandParseError {
-            throw ToolError.usage("--bands: \(error)")
         }
     }
 

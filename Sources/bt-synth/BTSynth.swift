@@ -47,18 +47,19 @@ struct BTSynth: ParsableCommand {
     var byteOrder: BrainiacByteOrder = .be
     @Option(help: "White Gaussian noise per channel, σ in µV.")
     var noiseUv = 0.0
-    @Option(help: "Channel gain ch=g (T3, O1, T4, O2); repeatable.")
-    var gain: [String] = []
-    @Option(help: "Random per-channel gain range lo,hi.")
-    var randomGain: String?
-    @Option(help: "Probability of losing a packet, optionally with a burst length: p[,burst].")
-    var dropRate: String?
-    @Option(help: "Packets to drop, comma-separated packet numbers.")
-    var dropPackets: String?
+    @Option(help: ArgumentHelp("Channel gain ch=g (T3, O1, T4, O2), e.g. O1=1.5; repeatable.", valueName: "ch=g"))
+    var gain: [ChannelGain] = []
+    @Option(help: ArgumentHelp("Random per-channel gain range lo,hi (lo ≤ hi).", valueName: "lo,hi"))
+    var randomGain: GainRange?
+    @Option(help: ArgumentHelp("Probability of losing a packet (0 to 1), optionally with a burst length.",
+                               valueName: "p[,burst]"))
+    var dropRate: DropRate?
+    @Option(help: ArgumentHelp("Packets to drop, comma-separated packet numbers, e.g. 10,11,500.", valueName: "n,n,…"))
+    var dropPackets: PacketList?
     @Option(help: "Probability per packet of losing 1-19 bytes (packet boundaries shift).")
     var byteLossRate = 0.0
-    @Option(help: "Delete k bytes at offset: k@offset; repeatable.")
-    var dropBytes: [String] = []
+    @Option(help: ArgumentHelp("Delete k bytes at a byte offset, e.g. 7@10010; repeatable.", valueName: "k@offset"))
+    var dropBytes: [CaptureSynthesizer.ByteDeletion] = []
     @Option(help: "Remove the first k bytes (start mid-packet).")
     var leadBytes = 0
     @Option(help: "Remove the last k bytes.")
@@ -81,40 +82,16 @@ struct BTSynth: ParsableCommand {
         settings.byteOrder = byteOrder
         settings.seed = seed
         settings.noiseMicrovolts = noiseUv
-        for entry in gain {
-            let parts = entry.split(separator: "=")
-            guard parts.count == 2, let index = Brainiac.channelNames.firstIndex(of: parts[0].uppercased()),
-                  let value = Double(parts[1]) else { throw ToolError.usage("--gain \(entry): expected ch=g, e.g. O1=1.5") }
-            settings.gains[index] = value
-        }
-        if let randomGain {
-            let parts = randomGain.split(separator: ",").compactMap { Double($0) }
-            guard parts.count == 2, parts[0] <= parts[1] else { throw ToolError.usage("--random-gain \(randomGain): expected lo,hi") }
-            settings.randomGain = parts[0]...parts[1]
-        }
+        for entry in gain { settings.gains[entry.channel] = entry.gain }
+        settings.randomGain = randomGain?.range
         if let dropRate {
-            let parts = dropRate.split(separator: ",")
-            guard let p = parts.first.flatMap({ Double($0) }), (0...1).contains(p),
-                  parts.count <= 2, let burst = parts.count == 2 ? Int(parts[1]) : 1, burst >= 1
-            else { throw ToolError.usage("--drop-rate \(dropRate): expected p[,burst] with 0 ≤ p ≤ 1") }
-            settings.dropRate = p
-            settings.dropBurst = burst
+            settings.dropRate = dropRate.probability
+            settings.dropBurst = dropRate.burst
         }
-        if let dropPackets {
-            let numbers = dropPackets.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
-                throw ToolError.usage("--drop-packets \(dropPackets): expected packet numbers like 10,11,500")
-            }
-            settings.dropPackets = numbers.compactMap { $0 }
-        }
+        settings.dropPackets = dropPackets?.packets ?? []
         guard (0...1).contains(byteLossRate) else { throw ToolError.usage("--byte-loss-rate must be 0 to 1") }
         settings.byteLossRate = byteLossRate
-        for entry in dropBytes {
-            let parts = entry.split(separator: "@")
-            guard parts.count == 2, let count = Int(parts[0]), let offset = Int(parts[1]), count > 0, offset >= 0
-            else { throw ToolError.usage("--drop-bytes \(entry): expected k@offset, e.g. 7@10010") }
-            settings.dropBytes.append(.init(offset: offset, count: count))
-        }
+        settings.dropBytes = dropBytes
         guard leadBytes >= 0, truncateTail >= 0 else { throw ToolError.usage("byte counts must not be negative") }
         settings.leadBytes = leadBytes
         settings.truncateTail = truncateTail

@@ -74,8 +74,9 @@ struct MyndParse: ParsableCommand {
     @Option(help: "Day/month order of localized dates: auto (from the recordings' timestamps), mdy, dmy or ymd.")
     var dateOrder: DateOrderChoice = .auto
 
-    @Option(help: "Bands for band_power, name:lo-hi,… in Hz.")
-    var bands: String = FrequencyBand.defaults.map(\.description).joined(separator: ",")
+    @Option(help: "Bands for band_power, name:lo-hi,… in Hz (default delta:1-4,theta:4-8,alpha:8-12,beta:12-30,gamma:30-45).",
+            transform: { try FrequencyBand.parseList($0) })
+    var bands: [FrequencyBand] = FrequencyBand.defaults
 
     @Option(help: "Welch segment length in s (50 % overlap, periodic Hann; 2 s = 512 samples at 256 Hz).")
     var welchSegmentS: Double = 2
@@ -115,11 +116,10 @@ struct MyndParse: ParsableCommand {
         if checkProtocol == nil, inputs.isEmpty { throw ValidationError("give at least one file or folder, or --check-protocol DIR") }
         if checkProtocol != nil, !inputs.isEmpty { throw ValidationError("--check-protocol takes the subject folder alone") }
         guard welchSegmentS > 0, welchSegmentS <= 3600 else { throw ValidationError("--welch-segment-s must be positive and at most 3600") }
-        do { _ = try FrequencyBand.parseList(bands) } catch { throw ValidationError(error.description) }
     }
 
     func parameters(protocolName: String?) -> Parameters {
-        Parameters(date_order: dateOrder.rawValue, bands: bands,
+        Parameters(date_order: dateOrder.rawValue, bands: bands.map(\.description).joined(separator: ","),
                    welch: ["segment_s": String(welchSegmentS), "overlap": "0.5", "window": "hann (periodic)",
                            "detrend": "constant", "scaling": "density", "epoch_mean_removed": "true",
                            "relative_to": "1-45 Hz"],
@@ -133,7 +133,7 @@ struct MyndParse: ParsableCommand {
     func run() throws {
         let runner = ToolRunner(tool: "mynd-parse", quiet: output.quiet, verbose: output.verbose, keepGoing: output.keepGoing)
         try runner.run {
-            let options = AnalysisOptions(bands: try FrequencyBand.parseList(bands), welchSegmentSeconds: welchSegmentS)
+            let options = AnalysisOptions(bands: bands, welchSegmentSeconds: welchSegmentS)
             if let folder = checkProtocol {
                 try runCheck(folder: folder, runner: runner, options: options)
             } else {
@@ -181,7 +181,7 @@ struct MyndParse: ParsableCommand {
         for (source, list) in MYNDStudy.bySource(anomalies.filter { $0.severity != .info }) {
             runner.diagnostics.report(list, for: source)
         }
-        let setAside = anomalies.filter { $0.code == "ignored" }.count
+        let setAside = anomalies.filter { $0.code == "I_IGNORED" }.count
         if setAside > 0 { runner.diagnostics.note("\(setAside) file\(setAside == 1 ? "" : "s") set aside (ignored rows of the anomalies table)") }
         if study.questionnaires.isEmpty && study.recordings.isEmpty && failures.isEmpty {
             throw ToolError.badInput("nothing to read: every input was set aside (see the anomalies table)")

@@ -17,6 +17,35 @@ enum InputFormatChoice: String, ExpressibleByArgument, CaseIterable {
     case sethR = "seth-r"
 }
 
+/// `--trials-per-session`: a positive count, or `auto` (each session's own number of trial rows).
+struct TrialsPerSession: ExpressibleByArgument {
+    /// `nil` for `auto`.
+    var count: Int?
+
+    init?(argument: String) {
+        if argument == "auto" { count = nil; return }
+        guard let count = Int(argument), count > 0 else { return nil }
+        self.count = count
+    }
+
+    init(count: Int?) { self.count = count }
+
+    var defaultValueDescription: String { count.map(String.init) ?? "auto" }
+}
+
+/// A UTC time on the command line, `YYYY-MM-DDTHH:MM:SSZ`.
+struct UTCTime: ExpressibleByArgument {
+    var text: String
+    var secondsSince1970: Double
+
+    init?(argument: String) {
+        guard let seconds = CivilTime.seconds(utcText: argument) else { return nil }
+        (text, secondsSince1970) = (argument, seconds)
+    }
+
+    var defaultValueDescription: String { text }
+}
+
 /// The parameters recorded in the provenance.
 struct Parameters: Encodable {
     var input_format: String
@@ -57,13 +86,13 @@ struct RTStatsCommand: ParsableCommand {
     var inputFormat: InputFormatChoice = .auto
 
     @Option(help: "N, the app's trials per session (SessionScore denominator), or auto (= the session's trial rows).")
-    var trialsPerSession: String = "32"
+    var trialsPerSession = TrialsPerSession(count: 32)
 
     @Option(help: "Comparison set of the app's percentile: auto (by session start vs --rule-cutover), window100 or all-history.")
     var scoreRule: ScoreRuleChoice = .auto
 
     @Option(help: "Sessions starting before this UTC time use the all-history rule under --score-rule auto.")
-    var ruleCutover: String = "2014-09-18T17:43:33Z"
+    var ruleCutover = UTCTime(argument: "2014-09-18T17:43:33Z")!
 
     @Option(help: "Seth Roberts' comparison window per target (trials).")
     var sethWindow: Int = 400
@@ -88,12 +117,6 @@ struct RTStatsCommand: ParsableCommand {
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one input file") }
-        guard trialsPerSession == "auto" || (Int(trialsPerSession) ?? 0) > 0 else {
-            throw ValidationError("--trials-per-session must be a positive integer or auto, got \(trialsPerSession)")
-        }
-        guard Self.parseCutover(ruleCutover) != nil else {
-            throw ValidationError("--rule-cutover must be YYYY-MM-DDTHH:MM:SSZ, got \(ruleCutover)")
-        }
         guard sethWindow > 0 else { throw ValidationError("--seth-window must be positive") }
         guard sethMinN >= 1 else { throw ValidationError("--seth-min-n must be at least 1") }
         guard minMs < maxMs else { throw ValidationError("--min-ms must be below --max-ms") }
@@ -101,21 +124,13 @@ struct RTStatsCommand: ParsableCommand {
         guard gapMinutes > 0 else { throw ValidationError("--gap-minutes must be positive") }
     }
 
-    /// `YYYY-MM-DDTHH:MM:SSZ` to seconds since 1970.
-    static func parseCutover(_ text: String) -> Double? {
-        let parts = text.split(whereSeparator: { "-T:Z".contains($0) }).compactMap { Int($0) }
-        guard text.hasSuffix("Z"), parts.count == 6, (1...12).contains(parts[1]), (1...31).contains(parts[2]),
-              parts[3] < 24, parts[4] < 60, parts[5] <= 60 else { return nil }
-        return CivilTime.seconds(year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4], second: parts[5])
-    }
-
     func run() throws {
         let runner = ToolRunner(tool: "rt-stats", quiet: output.quiet, verbose: output.verbose, keepGoing: output.keepGoing)
         try runner.run {
             var options = AnalysisOptions()
-            options.trialsPerSession = Int(trialsPerSession)
+            options.trialsPerSession = trialsPerSession.count
             options.scoreRule = scoreRule
-            options.ruleCutover = Self.parseCutover(ruleCutover) ?? options.ruleCutover
+            options.ruleCutover = ruleCutover.secondsSince1970
             options.sethWindow = sethWindow
             options.sethMinN = sethMinN
             options.sethMode = sethMode

@@ -5,11 +5,13 @@ import Testing
 import TestSupport
 
 /// The two real files of the BRT repository (spec §10.3, §7.3).
-@Suite("real BrainTracker files")
+@Suite("real BrainTracker files",
+       .enabled(if: TestSupport.hasRealData("braintracker"), "../shared/realdata/braintracker is absent"))
 struct RealFileTests {
-    static func analyse(_ name: String, options: AnalysisOptions = AnalysisOptions()) throws -> (TextLines, ResultsFile, RTAnalysis)? {
-        guard let folder = TestSupport.realData("braintracker") else { return nil }
-        let data = try Data(contentsOf: folder.appendingPathComponent(name))
+    static func analyse(_ name: String,
+                        options: AnalysisOptions = AnalysisOptions()) throws -> (TextLines, ResultsFile, RTAnalysis) {
+        let url = try #require(TestSupport.realData("braintracker/\(name)"))
+        let data = try Data(contentsOf: url)
         let text = TextLines(data)
         let file = try ResultsFile.parse(text, sourceFile: name, skipBadLines: false)
         return (text, file, ResultsFileAnalysis.analyze(file, options: options))
@@ -22,7 +24,7 @@ struct RealFileTests {
 
     @Test("BrainTrackerResultsFile.csv: 1,921 CR lines, 1,861 trial rows, 59 session rows, 65 sessions")
     func counts() throws {
-        guard let (text, file, analysis) = try Self.analyse("BrainTrackerResultsFile.csv") else { return }
+        let (text, file, analysis) = try Self.analyse("BrainTrackerResultsFile.csv")
         #expect(text.lines.count == 1921)
         #expect(text.terminatorCounts == ["CR": 1920])
         #expect(file.hasHeader)
@@ -38,10 +40,10 @@ struct RealFileTests {
         #expect(analysis.sessions.filter { !$0.complete }.map(\.nTrials) == [4, 3, 13, 1, 6, 4])
         #expect(Set(analysis.trials.map(\.target)) == ["1", "2", "3", "4", "5", "6"])
         let codes = analysis.anomalies.reduce(into: [String: Int]()) { $0[$1.code, default: 0] += 1 }
-        #expect(codes["aborted-session"] == 6)
-        #expect(codes["run-split"] == 1)
-        #expect(codes["n-differs"] == 2)
-        let split = analysis.anomalies.first { $0.code == "run-split" }
+        #expect(codes["W_ABORTED_SESSION"] == 6)
+        #expect(codes["W_RUN_SPLIT"] == 1)
+        #expect(codes["W_N_DIFFERS"] == 2)
+        let split = analysis.anomalies.first { $0.code == "W_RUN_SPLIT" }
         #expect(split?.line == 1487)
         #expect(split?.message == "4 trial rows before a 9.6 h gap form an aborted session")
         // Row formats: hand IDs until 2014-09-23, current format from 2014-09-25.
@@ -51,7 +53,7 @@ struct RealFileTests {
 
     @Test("session identity: comments, starts and UTC offsets decoded from the ID stamps (§5.1)")
     func identity() throws {
-        guard let (_, _, analysis) = try Self.analyse("BrainTrackerResultsFile.csv") else { return }
+        let (_, _, analysis) = try Self.analyse("BrainTrackerResultsFile.csv")
         func session(_ id: String) -> SessionRecord? { analysis.sessions.first { $0.sessionID == id } }
         let lunch = try #require(session("IDafter lunch|2014123461451"))
         #expect(lunch.utcOffsetMin == -480)
@@ -74,12 +76,12 @@ struct RealFileTests {
         #expect(august.comment == "morning coffee")
         #expect(august.startUTC == Self.utc("2014-08-01T13:52:55"))   // first trial: the session row holds the end
         #expect(analysis.sessions.compactMap(\.utcOffsetMin).allSatisfy { $0 == -420 || $0 == -480 })
-        #expect(!analysis.anomalies.contains { $0.code == "id-stamp-unparsed" || $0.code == "offset-odd" })
+        #expect(!analysis.anomalies.contains { $0.code == "W_ID_STAMP_UNPARSED" || $0.code == "W_OFFSET_ODD" })
     }
 
     @Test("stored SessionScores reproduced where the history is complete (§7.3)")
     func scores() throws {
-        guard let (_, _, analysis) = try Self.analyse("BrainTrackerResultsFile.csv") else { return }
+        let (_, _, analysis) = try Self.analyse("BrainTrackerResultsFile.csv")
         let complete = analysis.sessions.filter(\.complete)
         let allHistoryExact = complete.filter {
             $0.startUTC! >= Self.utc("2014-09-11T20:50:00") && $0.startUTC! < Self.utc("2014-09-18T14:00:00")
@@ -107,7 +109,7 @@ struct RealFileTests {
 
     @Test("BrainTrackerResultsFile (thru9-4).csv: 1,123 lines, 34 session rows")
     func earlierCopy() throws {
-        guard let (text, file, analysis) = try Self.analyse("BrainTrackerResultsFile (thru9-4).csv") else { return }
+        let (text, file, analysis) = try Self.analyse("BrainTrackerResultsFile (thru9-4).csv")
         #expect(text.lines.count == 1123)
         #expect(file.rows.filter(\.isSessionRow).count == 34)
         #expect(analysis.sessions.filter(\.complete).count == 34)
@@ -117,7 +119,7 @@ struct RealFileTests {
 
     @Test("session mean, median, SD, trimmed mean and log mean agree with pandas/scipy on the real file")
     func statisticsAgainstPandas() throws {
-        guard let (_, _, analysis) = try Self.analyse("BrainTrackerResultsFile.csv") else { return }
+        let (_, _, analysis) = try Self.analyse("BrainTrackerResultsFile.csv")
         let folder = TestSupport.temporaryFolder()
         let path = folder.appendingPathComponent("trials.csv").path
         let csv = "session,latency\n" + analysis.trials.map { "\($0.sessionSeq),\($0.latencyMs.description)" }.joined(separator: "\n") + "\n"

@@ -72,7 +72,7 @@ struct RowVariantTests {
     func nullFields() throws {
         let file = try Self.parse("SessionID,date,string,latency (mSec),comment\r(null),2014-12-12 22:52:03 +0000,1,400,(null)")
         #expect(file.rows[0].id == "" && file.rows[0].trailing == "")
-        #expect(file.anomalies.map(\.code) == ["null-field", "null-field"])
+        #expect(file.anomalies.map(\.code) == ["W_NULL_FIELD", "W_NULL_FIELD"])
         #expect(file.anomalies.map(\.location) == ["A", "E"])
     }
 
@@ -89,7 +89,7 @@ struct RowVariantTests {
         }
         let gaps = try Self.parse("date,string,latency (mSec),comment\r\r\n" + rows[0] + "\n\n" + rows[2] + "\r")
         #expect(gaps.rows.map(\.line) == [3, 5])
-        #expect(gaps.anomalies.map(\.code) == ["empty-lines", "empty-lines"])
+        #expect(gaps.anomalies.map(\.code) == ["W_EMPTY_LINES", "W_EMPTY_LINES"])
         #expect(gaps.anomalies.map(\.line) == [2, 4])
         // A lone CR then LF is one CRLF terminator, not an empty line.
         #expect(TextLines(Data("a\r\nb".utf8)).lines.map(\.number) == [1, 2])
@@ -100,10 +100,10 @@ struct RowVariantTests {
         let row = "IDa|2014123461451,2014-12-12 22:52:03 +0000,1,400,IDa|2014123461451"
         #expect(try Self.parse("date,string,time,comment\n" + row).hasHeader)
         let none = try Self.parse(row + "\n" + row.replacingOccurrences(of: ",1,400", with: ",2,401"))
-        #expect(!none.hasHeader && none.rows.count == 2 && none.anomalies.map(\.code) == ["no-header"])
+        #expect(!none.hasHeader && none.rows.count == 2 && none.anomalies.map(\.code) == ["W_NO_HEADER"])
         let embedded = try Self.parse("SessionID,date,string,latency (mSec),comment\r" + row + "\rSessionID,date,string,latency (mSec),comment\r" + row)
         #expect(embedded.rows.count == 2)
-        #expect(embedded.anomalies.map(\.code) == ["header-mid-file", "duplicate-row"])
+        #expect(embedded.anomalies.map(\.code) == ["W_HEADER_MID_FILE", "W_DUPLICATE_ROW"])
         let bom = try ResultsFile.parse(TextLines(Data([0xEF, 0xBB, 0xBF]) + Data(("date,string,latency (mSec),comment\n" + row).utf8)),
                                         sourceFile: "t.csv", skipBadLines: false)
         #expect(bom.hasHeader && bom.rows.count == 1 && bom.anomalies.isEmpty)
@@ -111,7 +111,7 @@ struct RowVariantTests {
         latin.append(0xE9)   // é in Windows-1252, invalid as UTF-8
         let decoded = try ResultsFile.parse(TextLines(latin), sourceFile: "t.csv", skipBadLines: false)
         #expect(decoded.rows[0].trailing == "café")
-        #expect(decoded.anomalies.map(\.code) == ["encoding"])
+        #expect(decoded.anomalies.map(\.code) == ["W_ENCODING"])
     }
 
     @Test("malformed rows: file:line messages, or bad-line anomalies under --skip-bad-lines")
@@ -122,7 +122,7 @@ struct RowVariantTests {
                 == "t.csv:2: expected \"<yyyy-MM-dd HH:mm:ss +0000>,<label>,<number>\" in the line, found \"IDafter lunch|20141234614\"")
         let skipped = try Self.parse(text, skipBadLines: true)
         #expect(skipped.rows.map(\.line) == [4])
-        #expect(skipped.anomalies.map(\.code) == ["bad-line", "bad-line"])
+        #expect(skipped.anomalies.map(\.code) == ["E_BAD_LINE", "E_BAD_LINE"])
         #expect(skipped.anomalies.map(\.severity) == [.error, .error])
         #expect(skipped.anomalies[1].message.hasPrefix("t.csv:3: expected a calendar date and time in range"))
         #expect(throws: BrainTrackerError.dateOutOfRange(file: "t.csv", line: 2, found: ",2014-13-12 22:51:53 +0000,Session,0.5,x")) {
@@ -132,7 +132,7 @@ struct RowVariantTests {
         #expect(throws: BrainTrackerError.noData(file: "t.csv")) { try Self.parse(" \r\n\t\r") }
         #expect(throws: BrainTrackerError.noData(file: "t.csv")) { try Self.parse("hello world") }
         let headerOnly = try Self.parse("date,string,latency (mSec),comment\r")
-        #expect(headerOnly.rows.isEmpty && headerOnly.anomalies.map(\.code) == ["no-records"])
+        #expect(headerOnly.rows.isEmpty && headerOnly.anomalies.map(\.code) == ["W_NO_RECORDS"])
     }
 
     @Test("oddities kept as anomalies: id-mismatch, score-range, time-backwards")
@@ -143,7 +143,7 @@ struct RowVariantTests {
         IDa|2014123461451,2014-12-12 22:50:03 +0000,1,400,IDa|2014123461451
         IDa|2014123461451,2014-12-12 22:51:53 +0000,Session,1.5,a
         """)
-        #expect(file.anomalies.map(\.code) == ["id-mismatch", "time-backwards", "score-range"])
+        #expect(file.anomalies.map(\.code) == ["W_ID_MISMATCH", "W_TIME_BACKWARDS", "W_SCORE_RANGE"])
         #expect(file.rows.count == 3)
     }
 }

@@ -27,7 +27,7 @@ struct SampleFileTests {
         #expect(a.sessions[11].comment == "scout meeting, Z=7|b")
         // Unit repair of the April sessions: seconds and ms÷10 back to ms.
         #expect(a.trials.prefix(64).allSatisfy { $0.latencyMs > 150 && $0.latencyMs < 3000 })
-        #expect(a.anomalies.filter { $0.code == "legacy-unit" }.count == 2)
+        #expect(a.anomalies.filter { $0.code == "W_LEGACY_UNIT" }.count == 2)
     }
 
     @Test("R export sample: warm-ups, exclusions and complete sessions")

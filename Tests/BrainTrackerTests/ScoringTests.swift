@@ -18,7 +18,7 @@ struct ScoringTests {
             if case .offset(let minutes, _) = SessionIDStamp(id: id)?.decode(anchor: anchor, roundToQuarterHour: round) { return minutes }
             return nil
         }
-        let t = CivilTime.seconds
+        let t = { (y: Int, m: Int, d: Int, h: Int, mi: Int, s: Int) in CivilTime.seconds(year: y, month: m, day: d, hour: h, minute: mi, second: s) }
         #expect(offset("IDafter lunch|2014123461451", t(2014, 12, 12, 22, 51, 53)) == -480)
         #expect(offset("ID2New|2014092680948", t(2014, 9, 25, 16, 48, 34)) == -420)
         #expect(offset("IDscout meeting|2014123421922", t(2014, 12, 9, 3, 22, 58), round: true) == -480)
@@ -58,8 +58,8 @@ struct ScoringTests {
         #expect(a.trials.map(\.sessionSeq) == [1, 1, 2, 2, 3, 4])
         #expect(a.trials.map(\.trialIndex) == [1, 2, 1, 2, 1, 1])
         let codes = a.anomalies.map(\.code)
-        for code in ["run-split", "session-row-detached", "session-without-trials", "aborted-session"] { #expect(codes.contains(code), "\(code)") }
-        #expect(a.anomalies.filter { $0.code == "aborted-session" }.map(\.line) == [2, 8])
+        for code in ["W_RUN_SPLIT", "W_SESSION_ROW_DETACHED", "W_SESSION_WITHOUT_TRIALS", "W_ABORTED_SESSION"] { #expect(codes.contains(code), "\(code)") }
+        #expect(a.anomalies.filter { $0.code == "W_ABORTED_SESSION" }.map(\.line) == [2, 8])
         // A larger --gap-minutes keeps the run whole.
         var options = AnalysisOptions()
         options.gapMinutes = 600
@@ -103,13 +103,13 @@ struct ScoringTests {
         #expect(abs(s.scoreRecomputed! - 7.0 / 6 / 32) < 1e-15)
         #expect(s.scoreMatch == "exact")              // 0.0364583… printed with %f
         #expect(abs(s.pctAppMean! - 7.0 / 18) < 1e-15)
-        #expect(a.anomalies.map(\.code) == ["n-differs"])
+        #expect(a.anomalies.map(\.code) == ["W_N_DIFFERS"])
         var auto = AnalysisOptions()
         auto.trialsPerSession = nil
         let b = try Self.analyse(text, auto)
         #expect(abs(b.sessions[0].scoreRecomputed! - 7.0 / 18) < 1e-15 && b.sessions[0].nExpected == 3)
         #expect(b.sessions[0].scoreMatch == "differs")
-        #expect(b.anomalies.map(\.code) == ["score-differs"])
+        #expect(b.anomalies.map(\.code) == ["I_SCORE_DIFFERS"])
         #expect(b.anomalies[0].severity == .info)
         #expect(AppPercentile.match(delta: 4e-7) == "exact" && AppPercentile.match(delta: -0.0013) == "close" && AppPercentile.match(delta: 0.01) == "differs")
         var window = AnalysisOptions()
@@ -131,8 +131,8 @@ struct ScoringTests {
         """)
         #expect(a.trials.map(\.latencyMs) == [410, 390, 412, 41.2])
         #expect(a.trials.map(\.rowFormat) == [.legacy4, .legacy4, .legacy4, .legacy4])
-        #expect(a.anomalies.filter { $0.code == "legacy-unit" }.count == 2)
-        #expect(a.anomalies.filter { $0.code == "latency-implausible" }.map(\.line) == [7])
+        #expect(a.anomalies.filter { $0.code == "W_LEGACY_UNIT" }.count == 2)
+        #expect(a.anomalies.filter { $0.code == "W_LATENCY_IMPLAUSIBLE" }.map(\.line) == [7])
         #expect(a.sessions[0].comment == "c" && a.sessions[0].startUTC == CivilTime.seconds(year: 2014, month: 4, day: 8, hour: 10))
     }
 

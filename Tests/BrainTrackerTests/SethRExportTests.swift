@@ -54,7 +54,7 @@ struct SethRExportTests {
         #expect(throws: BrainTrackerError.notLogical(file: "r.csv", line: 2, column: "correct", found: "yes")) { try Self.analyse(bad) }
         let skipped = try Self.analyse(bad, skip: true)
         #expect(skipped.trials.map(\.line) == [4])
-        #expect(skipped.anomalies.map(\.code) == ["bad-line", "bad-line"] && skipped.anomalies.map(\.line) == [2, 3])
+        #expect(skipped.anomalies.map(\.code) == ["E_BAD_LINE", "E_BAD_LINE"] && skipped.anomalies.map(\.line) == [2, 3])
         #expect(throws: BrainTrackerError.missingColumn(file: "r.csv", column: "include")) {
             try Self.analyse("\"when\",\"condition\",\"problem\",\"latency.msec\",\"correct\"\n")
         }
@@ -62,7 +62,7 @@ struct SethRExportTests {
             try Self.analyse(Self.header + "\n\"2014-03-08 10:51:55\",\"c,2,1500\n3,560,NA,3,TRUE,TRUE,", skip: true)
         }
         let headerOnly = try Self.analyse(Self.header + "\n")
-        #expect(headerOnly.trials.isEmpty && headerOnly.anomalies.map(\.code) == ["no-records"])
+        #expect(headerOnly.trials.isEmpty && headerOnly.anomalies.map(\.code) == ["W_NO_RECORDS"])
         #expect(throws: BrainTrackerError.self) {
             try RTStats.analyze(Data((Self.header + "\n").utf8), sourceFile: "r.csv", format: .brt, options: AnalysisOptions(), skipBadLines: false)
         }

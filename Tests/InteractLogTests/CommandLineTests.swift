@@ -11,11 +11,11 @@ import TestSupport
 
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
-    func write(_ name: String, _ text: String) -> String {
+    func write(_ name: String, _ text: String) throws -> String {
         let file = path(name)
-        try? FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent,
-                                                 withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         return file
     }
 
@@ -24,7 +24,7 @@ import TestSupport
     static let badFields = MalformedInputTests.java(["1;1000000000;0;0;DrawingEnabled", "13;24912044833416;373;ButtonDown"])
 
     @Test func badLineFailsWithFileLineAndCode() throws {
-        let bad = write("in/P01 (Trial 1) 2023-07-04 - 10-15-02.txt", Self.badFields)
+        let bad = try write("in/P01 (Trial 1) 2023-07-04 - 10-15-02.txt", Self.badFields)
         let result = try TestSupport.run(exe, [bad, "-o", path("out.h5")])
         #expect(result.status == 65)
         #expect(result.stderr.contains("\(bad):15: E_FIELDS expected 5 ';'-separated fields, found 4"))
@@ -32,7 +32,7 @@ import TestSupport
     }
 
     @Test func skipBadLinesRecordsTheErrorAndSucceeds() throws {
-        let bad = write("in/P01 (Trial 1) 2023-07-04 - 10-15-02.txt", Self.badFields)
+        let bad = try write("in/P01 (Trial 1) 2023-07-04 - 10-15-02.txt", Self.badFields)
         let result = try TestSupport.run(exe, [bad, "-o", path("out"), "--skip-bad-lines"])
         #expect(result.status == 0, "\(result.stderr)")
         let csv = try String(contentsOfFile: path("out/anomalies.csv"), encoding: .utf8)
@@ -41,13 +41,13 @@ import TestSupport
     }
 
     @Test func fileLevelFailuresAndExitCodes() throws {
-        let empty = write("empty.txt", "  \n")
+        let empty = try write("empty.txt", "  \n")
         var result = try TestSupport.run(exe, [empty, "-o", path("out.h5")])
         #expect(result.status == 65 && result.stderr.contains("\(empty): E_EMPTY"))
-        let binary = write("binary.txt", "Name:x\n\u{0}\n")
+        let binary = try write("binary.txt", "Name:x\n\u{0}\n")
         result = try TestSupport.run(exe, [binary, "-o", path("out.h5"), "--skip-bad-lines"])
         #expect(result.status == 65 && result.stderr.contains("\(binary):2: E_BINARY"))
-        let foreign = write("foreign.txt", "id,value\n1,2\n")
+        let foreign = try write("foreign.txt", "id,value\n1,2\n")
         result = try TestSupport.run(exe, [foreign, "-o", path("out.h5")])
         #expect(result.status == 65 && result.stderr.contains("\(foreign):1: E_NOT_INTERACTLOG"))
         result = try TestSupport.run(exe, [path("missing.txt"), "-o", path("out.h5")])
@@ -57,9 +57,9 @@ import TestSupport
     }
 
     @Test func keepGoingWritesWhatSucceeded() throws {
-        let good = write("P01 (Trial 1) 2023-07-04 - 10-15-02.txt", Self.good)
-        let empty = write("empty.txt", "")
-        let companion = write("P01 (Trial 1) 2023-07-04 - 10-15-02_strokes.txt", "Name:P01\n\n1;1;2;3;4;5;6\n")
+        let good = try write("P01 (Trial 1) 2023-07-04 - 10-15-02.txt", Self.good)
+        let empty = try write("empty.txt", "")
+        let companion = try write("P01 (Trial 1) 2023-07-04 - 10-15-02_strokes.txt", "Name:P01\n\n1;1;2;3;4;5;6\n")
         let result = try TestSupport.run(exe, [good, empty, companion, "-o", path("out"), "--keep-going"])
         #expect(result.status == 65)
         #expect(result.stderr.contains("failed inputs:") && result.stderr.contains("E_EMPTY"))
@@ -69,8 +69,9 @@ import TestSupport
         #expect(anomalies.contains("I_COMPANION") && !result.stderr.contains("I_COMPANION"))
     }
 
-    @Test func sameInputsGiveByteIdenticalOutputs() throws {
-        guard let samples = SampleLogs.folder else { return }
+    @Test(.enabled(if: SampleLogs.present, "SampleData/interactlog is absent"))
+    func sameInputsGiveByteIdenticalOutputs() throws {
+        let samples = try SampleLogs.folder()
         let inputs = SampleLogs.all.map { samples.appendingPathComponent($0).path }
         #expect(try TestSupport.run(exe, inputs + ["-o", path("out.h5"), "-q"]).status == 0)
         let first = try Data(contentsOf: URL(fileURLWithPath: path("out.h5")))
@@ -78,8 +79,9 @@ import TestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: path("out.h5"))) == first)
     }
 
-    @Test func javaCompanionsAreWrittenInThe23Layout() throws {
-        guard let samples = SampleLogs.folder else { return }
+    @Test(.enabled(if: SampleLogs.present, "SampleData/interactlog is absent"))
+    func javaCompanionsAreWrittenInThe23Layout() throws {
+        let samples = try SampleLogs.folder()
         let log = samples.appendingPathComponent(SampleLogs.java22Trial1).path
         let ipad = samples.appendingPathComponent(SampleLogs.ipad11).path
         let out = path("companions")
@@ -99,7 +101,7 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted()
                 == ["\(stem)_keys.txt", "\(stem)_strokes.txt", "ilog-parse-companions.provenance.json"])
         // Read back beside a copy of the log, the companions are skipped and agree with it.
-        let copyBeside = write("companions/\(stem).txt", try String(contentsOfFile: log, encoding: .utf8))
+        let copyBeside = try write("companions/\(stem).txt", try String(contentsOfFile: log, encoding: .utf8))
         result = try TestSupport.run(exe, [copyBeside, out + "/\(stem)_strokes.txt", out + "/\(stem)_keys.txt", "-o", path("back")])
         #expect(result.status == 0, "\(result.stderr)")
         let back = try String(contentsOfFile: path("back/anomalies.csv"), encoding: .utf8)
@@ -117,7 +119,7 @@ import TestSupport
         let inputFolder = (log as NSString).deletingLastPathComponent
         result = try TestSupport.run(exe, [log, "-o", path("out3.h5"), "--java-companions", inputFolder])
         #expect(result.status == 64)
-        let copy = write("other/\(stem).txt", try String(contentsOfFile: log, encoding: .utf8))
+        let copy = try write("other/\(stem).txt", try String(contentsOfFile: log, encoding: .utf8))
         result = try TestSupport.run(exe, [log, copy, "-o", path("out4.h5"), "--java-companions", out, "--force"])
         #expect(result.status == 73 && result.stderr.contains("same name"))
     }

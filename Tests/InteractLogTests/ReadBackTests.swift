@@ -72,8 +72,9 @@ out.append("conventions ok")
 print(";".join(out), len(trials), len(strokes))
 """#
 
-    @Test func hdf5AndCSVReadBackMatchAnIndependentReading() throws {
-        guard let samples = SampleLogs.folder else { return }
+    @Test(.enabled(if: SampleLogs.present, "SampleData/interactlog is absent"))
+    func hdf5AndCSVReadBackMatchAnIndependentReading() throws {
+        let samples = try SampleLogs.folder()
         let folder = TestSupport.temporaryFolder()
         let exe = TestSupport.executable("ilog-parse")
         let inputs = SampleLogs.all.map { samples.appendingPathComponent($0).path }

@@ -1,8 +1,9 @@
 import Foundation
 import InteractLog
+import Testing
 import TestSupport
 
-/// The constructed samples of spec §8 (`interactlog-samples/`), by short name.
+/// The constructed samples of docs/formats/interactlog.md §8 (`SampleData/interactlog/`), by short name.
 enum SampleLogs {
     static let java22Trial1 = "data/2023-07-04/P01 (Trial 1) 2023-07-04 - 10-15-02.txt"
     static let java22Trial2 = "data/2023-07-04/P01 (Trial 2) 2023-07-04 - 10-15-02.txt"
@@ -15,20 +16,26 @@ enum SampleLogs {
     static let ipadCopy = "experiments/5BED0907-62A0-4989-A520-3F8D277259B3/P11 (Trial 1) 2023-11-02 - 10-12-45.txt"
     static let all = [java22Trial1, java22Trial2, java22CRLF, java20, java10, ipad11, ipadGlued, ipad10, ipadCopy]
 
-    /// The samples folder, or `nil` (with a printed reason) when the specs are absent.
-    static var folder: URL? { TestSupport.specs("interactlog-samples") }
+    /// The samples are part of the package (`SampleData/interactlog`), so the tests that read them always run;
+    /// `present` stays as their condition so that a trimmed checkout reports them as skipped, not passed.
+    static let present = FileManager.default.fileExists(atPath: root.path)
+
+    static let root = TestSupport.packageRoot.appendingPathComponent("SampleData/interactlog")
+
+    /// The samples folder.
+    static func folder() throws -> URL { try #require(present ? root : nil) }
 
     /// The bytes of a sample.
-    static func data(_ name: String) throws -> Data? {
-        guard let folder else { return nil }
-        return try Data(contentsOf: folder.appendingPathComponent(name))
+    static func data(_ name: String) throws -> Data {
+        try Data(contentsOf: try folder().appendingPathComponent(name))
     }
 
     /// A sample parsed and analysed, joined to its `InteractLog.json` when one lies beside it.
-    static func analysis(_ name: String) throws -> TrialAnalysis? {
-        guard let folder, let data = try data(name) else { return nil }
-        let json = folder.appendingPathComponent(name).deletingLastPathComponent().appendingPathComponent("InteractLog.json")
-        let sidecar = try? Data(contentsOf: json)
+    static func analysis(_ name: String) throws -> TrialAnalysis {
+        let data = try data(name)
+        let json = try folder().appendingPathComponent(name).deletingLastPathComponent()
+            .appendingPathComponent("InteractLog.json")
+        let sidecar = FileManager.default.fileExists(atPath: json.path) ? try Data(contentsOf: json) : nil
         return TrialAnalysis(try ParsedLog.parse(data, sourceFile: name, skipBadLines: false), sidecarJSON: sidecar)
     }
 

@@ -3,13 +3,14 @@ import InteractLog
 import Testing
 
 /// Spec §8: every constructed sample gives the expected counts.
-@Suite struct SpecSampleTests {
+@Suite(.enabled(if: SampleLogs.present, "SampleData/interactlog is absent"))
+struct SpecSampleTests {
     func views(_ analysis: TrialAnalysis, _ image: String) -> Int {
         analysis.views.filter { $0.image == image && $0.status != .unmatchedOff }.count
     }
 
     @Test func java22TimedFamiliarisationAndHoldKeyViews() throws {
-        guard let a = try SampleLogs.analysis(SampleLogs.java22Trial1) else { return }
+        let a = try SampleLogs.analysis(SampleLogs.java22Trial1)
         #expect(a.log.variant == "java-2.2")
         #expect(a.log.program == .java)
         #expect(a.log.lineEnding == .lf)
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func java22OrphanReleaseDuplicatesAndCtrlEnter() throws {
-        guard let a = try SampleLogs.analysis(SampleLogs.java22Trial2) else { return }
+        let a = try SampleLogs.analysis(SampleLogs.java22Trial2)
         #expect(a.log.events.count == 51)
         #expect(a.count(.paired) == 11 && a.count(.unpairedRelease) == 1 && a.strokes.count == 12)
         let orphan = try #require(a.strokes.first { $0.status == .unpairedRelease })
@@ -37,7 +38,7 @@ import Testing
     }
 
     @Test func java22CRLFWithMaskAndToggling() throws {
-        guard let a = try SampleLogs.analysis(SampleLogs.java22CRLF) else { return }
+        let a = try SampleLogs.analysis(SampleLogs.java22CRLF)
         #expect(a.log.lineEnding == .crlf)
         #expect(a.log.header.name == "P02" && a.log.header.inputMaskFile == "allWhite-1200x600.png")
         #expect(a.log.events.count == 56)
@@ -47,7 +48,7 @@ import Testing
     }
 
     @Test func java20EighteenCharacterLabels() throws {
-        guard let a = try SampleLogs.analysis(SampleLogs.java20) else { return }
+        let a = try SampleLogs.analysis(SampleLogs.java20)
         #expect(a.log.variant == "java-2.0")
         #expect(a.log.header.nameLabelWidth == 18 && a.log.header.lines.count == 11)
         #expect(a.log.events.count == 40 && a.strokes.count == 10 && a.views.count == 4)
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func java10BareStimulusEvents() throws {
-        guard let a = try SampleLogs.analysis(SampleLogs.java10) else { return }
+        let a = try SampleLogs.analysis(SampleLogs.java10)
         #expect(a.log.variant == "java-1.0")
         #expect(a.log.events.count == 22 && a.strokes.count == 6)
         #expect(a.views.count == 2 && views(a, "S1.png") == 2)
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func ipad11SkippedIdsAndBST() throws {
-        guard let a = try SampleLogs.analysis(SampleLogs.ipad11) else { return }
+        let a = try SampleLogs.analysis(SampleLogs.ipad11)
         #expect(a.log.variant == "ipad-1.1" && a.log.program == .ipad)
         #expect(a.log.events.count == 43 && a.strokes.count == 16)
         #expect(a.views.count == 5 && views(a, "S1") == 3)
@@ -74,20 +75,20 @@ import Testing
     }
 
     @Test func ipadGluedAppVersion() throws {
-        guard let a = try SampleLogs.analysis(SampleLogs.ipadGlued) else { return }
+        let a = try SampleLogs.analysis(SampleLogs.ipadGlued)
         #expect(a.log.variant == "ipad-1.0.1-glued" && a.log.header.appVersionGlued)
         #expect(a.log.header.padWidth == 1194 && a.log.header.padHeight == 790)
         #expect(a.log.events.count == 35 && a.strokes.count == 12 && a.views.count == 5)
     }
 
     @Test func ipad10ConsecutiveIds() throws {
-        guard let a = try SampleLogs.analysis(SampleLogs.ipad10) else { return }
+        let a = try SampleLogs.analysis(SampleLogs.ipad10)
         #expect(a.log.variant == "ipad-1.0")
         #expect(a.log.events.count == 27 && a.strokes.count == 10 && a.views.count == 3)
     }
 
     @Test func ipad11CancelledTouchAndCopyPhase() throws {
-        guard let a = try SampleLogs.analysis(SampleLogs.ipadCopy) else { return }
+        let a = try SampleLogs.analysis(SampleLogs.ipadCopy)
         #expect(a.log.variant == "ipad-1.1")
         #expect(a.log.events.count == 35)
         #expect(a.count(.paired) == 13 && a.count(.unpairedDown) == 1)
@@ -98,8 +99,9 @@ import Testing
     }
 
     @Test func everySampleParsesWithoutErrors() throws {
+        try #require(!SampleLogs.all.isEmpty)
         for name in SampleLogs.all {
-            guard let a = try SampleLogs.analysis(name) else { return }
+            let a = try SampleLogs.analysis(name)
             #expect(a.log.anomalies.count(.error) == 0, "\(name)")
             #expect(!a.log.anomalies.anomalies.contains { $0.code == "W_SPAN_MISMATCH" || $0.code == "W_VARIANT" }, "\(name)")
         }

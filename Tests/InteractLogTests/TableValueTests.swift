@@ -88,8 +88,9 @@ import Testing
         #expect(a.log.anomalies.anomalies.filter { $0.code == "W_COMPANION_MISMATCH" }.count == 2)
     }
 
-    @Test func javaStrokesViewsKeysAndEventsByHand() throws {
-        guard let a = try SampleLogs.analysis(SampleLogs.java22Trial1) else { return }
+    @Test(.enabled(if: SampleLogs.present, "SampleData/interactlog is absent"))
+    func javaStrokesViewsKeysAndEventsByHand() throws {
+        let a = try SampleLogs.analysis(SampleLogs.java22Trial1)
         let strokes = InteractLogTables.strokes(a)
         // Stroke 1: lines 17/18, 58239644405506;480;170 → 58241052606016;760;168; first event 58227413905518.
         #expect(try ints(strokes, "down_line")[0] == 17 && ints(strokes, "up_line")[0] == 18)
@@ -141,8 +142,9 @@ import Testing
         #expect(try ints(summary, "position") == [1, 1, 2])
     }
 
-    @Test func iPadStrokesWithPencilAndViewsByHand() throws {
-        guard let a = try SampleLogs.analysis(SampleLogs.ipad11) else { return }
+    @Test(.enabled(if: SampleLogs.present, "SampleData/interactlog is absent"))
+    func iPadStrokesWithPencilAndViewsByHand() throws {
+        let a = try SampleLogs.analysis(SampleLogs.ipad11)
         #expect(a.sidecar?.status == "joined")
         let strokes = InteractLogTables.strokes(a)
         // Stroke 1: 003;1697547893517.195312;402.2;180.2 → 004;1697547894699.104980;780.9;183.2.
@@ -180,8 +182,9 @@ import Testing
         #expect(try strings(events, "flags").allSatisfy { $0 == nil })
     }
 
-    @Test func everyTableStartsWithSourceFileAndTheSpecColumns() throws {
-        guard let a = try SampleLogs.analysis(SampleLogs.java22Trial2) else { return }
+    @Test(.enabled(if: SampleLogs.present, "SampleData/interactlog is absent"))
+    func everyTableStartsWithSourceFileAndTheSpecColumns() throws {
+        let a = try SampleLogs.analysis(SampleLogs.java22Trial2)
         let tables = InteractLogTables.tables(a)
         #expect(tables.map(\.name) == InteractLogTables.names)
         for table in tables { #expect(table.columnNames.first == "source_file", "\(table.name)") }

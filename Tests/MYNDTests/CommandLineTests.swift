@@ -55,10 +55,11 @@ struct CommandLineTests {
 
     func folder() -> URL { TestSupport.temporaryFolder() }
 
-    @Test("The real files into HDF5: every table read back with h5py and pandas, provenance, events as in the spec")
+    @Test("The real files into HDF5: every table read back with h5py and pandas, provenance, events as in the spec",
+          .enabled(if: MYNDTestFiles.present, "../shared/realdata/mynd is absent"))
     func realFilesReadBack() throws {
-        guard let q = MYNDTestFiles.questionnaire, let r = MYNDTestFiles.recording,
-              let definitions = MYNDTestFiles.folder else { return }
+        let q = try #require(MYNDTestFiles.questionnaire), r = try #require(MYNDTestFiles.recording)
+        let definitions = try #require(MYNDTestFiles.folder)
         let out = folder().appendingPathComponent("out.h5").path
         let result = try TestSupport.run(tool, [q.path, r.path, "-o", out, "--definitions", definitions.path, "-q"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -90,9 +91,10 @@ struct CommandLineTests {
         print(lines.dropFirst(7).joined(separator: "\n"))
     }
 
-    @Test("Determinism: the same inputs give byte-identical HDF5")
+    @Test("Determinism: the same inputs give byte-identical HDF5",
+          .enabled(if: MYNDTestFiles.present, "../shared/realdata/mynd is absent"))
     func deterministic() throws {
-        guard let q = MYNDTestFiles.questionnaire, let r = MYNDTestFiles.recording else { return }
+        let q = try #require(MYNDTestFiles.questionnaire), r = try #require(MYNDTestFiles.recording)
         let out = folder().appendingPathComponent("same.h5").path
         #expect(try TestSupport.run(tool, [q.path, r.path, "-o", out, "-q"]).status == 0)
         let first = try Data(contentsOf: URL(fileURLWithPath: out))
@@ -100,13 +102,14 @@ struct CommandLineTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == first)
     }
 
-    @Test("CSV folder read back with pandas: types, NA, the questionnaire alone guesses the date order")
+    @Test("CSV folder read back with pandas: types, NA, the questionnaire alone guesses the date order",
+          .enabled(if: MYNDTestFiles.present, "../shared/realdata/mynd is absent"))
     func csvReadBack() throws {
-        guard let q = MYNDTestFiles.questionnaire else { return }
+        let q = try #require(MYNDTestFiles.questionnaire)
         let out = folder().appendingPathComponent("tables").path
         let result = try TestSupport.run(tool, [q.path, "-o", out])
         #expect(result.status == 0)
-        #expect(result.stderr.contains("1 date-order-guessed"))
+        #expect(result.stderr.contains("1 W_DATE_ORDER_GUESSED"))
         let script = """
         import sys, pandas as pd
         a = pd.read_csv(sys.argv[1] + '/answers.csv')
@@ -118,20 +121,20 @@ struct CommandLineTests {
         print(len(r), list(r.columns)[:3])
         """
         let lines = try TestSupport.python(script, [out]).split(separator: "\n").map(String.init)
-        #expect(lines == ["int64 float64 bool True", "2020-05-02T15:09:05Z 1983-05-02", "['date-order-guessed']",
+        #expect(lines == ["int64 float64 bool True", "2020-05-02T15:09:05Z 1983-05-02", "['W_DATE_ORDER_GUESSED']",
                           "0 ['source_file', 'subject_id', 'encrypted']"])
     }
 
     @Test("Encrypted .asc, empty, foreign and broken files: one message naming the file, exit 65, no output")
     func badFiles() throws {
         let dir = folder()
-        func file(_ name: String, _ bytes: Data) -> String {
+        func file(_ name: String, _ bytes: Data) throws -> String {
             let url = dir.appendingPathComponent(name)
-            try? bytes.write(to: url)
+            try bytes.write(to: url)
             return url.path
         }
-        let asc = file("r_rest_1_2_1_\(Self.uuid).hdf.asc",
-                       Data(Self.armored(keyID: [0xFB, 0xEB, 0x35, 0xFB, 0x47, 0x5E, 0x6E, 0x8A]).utf8))
+        let asc = try file("r_rest_1_2_1_\(Self.uuid).hdf.asc",
+                           Data(Self.armored(keyID: [0xFB, 0xEB, 0x35, 0xFB, 0x47, 0x5E, 0x6E, 0x8A]).utf8))
         let out = dir.appendingPathComponent("out.h5").path
         var result = try TestSupport.run(tool, [asc, "-o", out])
         #expect(result.status == 65)
@@ -147,20 +150,26 @@ struct CommandLineTests {
             ("data.bin", Data([0xC1, 0x00, 0x01, 0x02]), "encrypted OpenPGP message (binary)"),
         ]
         for (name, bytes, expected) in cases {
-            let path = file(name, bytes)
+            let path = try file(name, bytes)
             result = try TestSupport.run(tool, [path, "-o", out])
             #expect(result.status == 65, "\(name)")
             #expect(result.stderr.hasPrefix("mynd-parse: error: \(path)"), "\(name): \(result.stderr)")
             #expect(result.stderr.contains(expected), "\(name): \(result.stderr)")
         }
-        // A truncated copy of the real recording.
-        if let real = MYNDTestFiles.recording {
-            let cut = file("r_rest_1_2_9_\(Self.uuid).hdf", try Data(contentsOf: real).prefix(40_000))
-            result = try TestSupport.run(tool, [cut, "-o", out])
-            #expect(result.status == 65)
-            #expect(result.stderr.hasPrefix("mynd-parse: error: \(cut): "), "\(result.stderr)")
-        }
         #expect(try TestSupport.run(tool, [dir.appendingPathComponent("absent.hdf").path, "-o", out]).status == 66)
+    }
+
+    @Test("A truncated copy of the real recording: one message naming the file, exit 65",
+          .enabled(if: MYNDTestFiles.present, "../shared/realdata/mynd is absent"))
+    func truncatedRealRecording() throws {
+        let dir = folder()
+        let cut = dir.appendingPathComponent("r_rest_1_2_9_\(Self.uuid).hdf")
+        try Data(contentsOf: try #require(MYNDTestFiles.recording)).prefix(40_000).write(to: cut)
+        let out = dir.appendingPathComponent("out.h5").path
+        let result = try TestSupport.run(tool, [cut.path, "-o", out])
+        #expect(result.status == 65)
+        #expect(result.stderr.hasPrefix("mynd-parse: error: \(cut.path): "), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
     }
 
     @Test("Malformed HDF5 layouts: missing objects, wrong shapes; a constructed valid file passes")
@@ -209,10 +218,10 @@ struct CommandLineTests {
         let result = try TestSupport.run(tool, [path, "-o", out])
         #expect(result.status == 0)
         let anomalies = try String(contentsOfFile: out + "/anomalies.csv", encoding: .utf8)
-        for code in ["row0", "device", "rate", "unknown-marker", "no-goodbye"] {
+        for code in ["W_ROW0", "W_DEVICE", "W_RATE", "W_UNKNOWN_MARKER", "W_NO_GOODBYE"] {
             #expect(anomalies.contains(",\(code),"), "\(code)")
         }
-        #expect(result.stderr.contains("row0") && result.stderr.contains("(see the anomalies table)"))
+        #expect(result.stderr.contains("W_ROW0") && result.stderr.contains("(see the anomalies table)"))
         let recordings = try String(contentsOfFile: out + "/recordings.csv", encoding: .utf8)
         #expect(recordings.contains(",oscillator,TRUE,128.0,"))
     }
@@ -229,14 +238,15 @@ struct CommandLineTests {
         let result = try TestSupport.run(tool, [path, "-o", out])
         #expect(result.status == 0, "\(result.stderr)")
         let anomalies = try String(contentsOfFile: out + "/anomalies.csv", encoding: .utf8)
-        #expect(anomalies.contains(",rate,") && anomalies.contains("/Paradigm@TrialTime"))
+        #expect(anomalies.contains(",W_RATE,") && anomalies.contains("/Paradigm@TrialTime"))
         let epochs = try String(contentsOfFile: out + "/epochs.csv", encoding: .utf8)
         #expect(epochs.split(separator: "\n").count == 1)
     }
 
-    @Test("--keep-going: the good file's tables are written, the failure listed, exit 65; folders are walked")
+    @Test("--keep-going: the good file's tables are written, the failure listed, exit 65; folders are walked",
+          .enabled(if: MYNDTestFiles.present, "../shared/realdata/mynd is absent"))
     func keepGoingAndFolders() throws {
-        guard let q = MYNDTestFiles.questionnaire else { return }
+        let q = try #require(MYNDTestFiles.questionnaire)
         let dir = folder()
         let bad = dir.appendingPathComponent("q_initial_1_0_1_\(Self.uuid).json").path
         try Data("{".utf8).write(to: URL(fileURLWithPath: bad))
@@ -250,6 +260,6 @@ struct CommandLineTests {
         let answers = try String(contentsOfFile: out + "/answers.csv", encoding: .utf8)
         #expect(answers.split(separator: "\n").count == 7)
         let anomalies = try String(contentsOfFile: out + "/anomalies.csv", encoding: .utf8)
-        #expect(anomalies.contains("message.json,NA,NA,info,ignored"))
+        #expect(anomalies.contains("message.json,NA,NA,info,I_IGNORED"))
     }
 }

@@ -43,11 +43,11 @@ struct MarkerSchemeTests {
                                                      paradigm: rest, scenario: "rest", sourceFile: "r.hdf")
         #expect(events.map(\.trialType) == ["welcome/prompt", "base500/prompt", "base500/task", "EyesOpen/other", "base0/other"])
         #expect(events.map(\.condition) == [nil, nil, nil, "EyesOpen", nil])
-        #expect(anomalies.map(\.code) == ["unknown-marker", "unknown-marker", "no-goodbye", "marker-count"])
+        #expect(anomalies.map(\.code) == ["W_UNKNOWN_MARKER", "W_UNKNOWN_MARKER", "W_NO_GOODBYE", "W_MARKER_COUNT"])
         let (none, noneAnomalies) = MarkerEvent.events(markers: [0, 0, 0], rate: 256, paradigm: rest, scenario: "rest",
                                                        sourceFile: "r.hdf")
         #expect(none.isEmpty)
-        #expect(noneAnomalies.map(\.code) == ["no-markers"])
+        #expect(noneAnomalies.map(\.code) == ["W_NO_MARKERS"])
     }
 
     @Test("Signal quality by hand: a flat signal scores 0, a small variance 110, a large one 150/v·100")
@@ -80,7 +80,7 @@ struct MarkerSchemeTests {
         var study = MYNDStudy()
         try study.ingest(path: "q_motivation_2_4_7_\(MYNDTestFiles.uuid).json", data: Data(text.utf8))
         let (tables, anomalies) = study.tables(definitions: nil, dateOrder: nil)
-        #expect(anomalies.map(\.code) == ["date-order-guessed"])
+        #expect(anomalies.map(\.code) == ["W_DATE_ORDER_GUESSED"])
         guard case .timestamp(let utc)? = tables[0][column: "session_start_utc"]?.values else { Issue.record(); return }
         #expect(utc == [1_588_490_100])  // 2020-05-03T07:15:00Z
         let (given, none) = study.tables(definitions: nil, dateOrder: .dmy)

@@ -19,9 +19,10 @@ struct ProtocolCheckTests {
         #expect(Set(slots.filter { $0.day == 3 }.map(\.sessionID)) == [8, 9, 10])
     }
 
-    @Test("A subject folder: present, encrypted, missing, partial, duplicated, extra; run checks and the dummy key")
+    @Test("A subject folder: present, encrypted, missing, partial, duplicated, extra; run checks and the dummy key",
+          .enabled(if: MYNDTestFiles.present, "../shared/realdata/mynd is absent"))
     func subjectFolder() throws {
-        guard let q = MYNDTestFiles.questionnaire, let r = MYNDTestFiles.recording else { return }
+        let q = try #require(MYNDTestFiles.questionnaire), r = try #require(MYNDTestFiles.recording)
         let dir = TestSupport.temporaryFolder().appendingPathComponent(Self.uuid)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: q, to: dir.appendingPathComponent(MYNDTestFiles.questionnaireName))
@@ -61,18 +62,19 @@ struct ProtocolCheckTests {
             "9 music r 3 1 1 1 partial",
             "24 music r 3 0 0 nan missing",
             "40 rest r 0 1 1 50 extra",
-            "['dummy-key', 'duplicate-run', 'ignored', 'name-mismatch', 'run-gap', 'run-reset']",
+            "['I_IGNORED', 'W_DUMMY_KEY', 'W_DUPLICATE_RUN', 'W_NAME_MISMATCH', 'W_RUN_GAP', 'W_RUN_RESET']",
         ])
         let anomalies = try String(contentsOfFile: out + "/anomalies.csv", encoding: .utf8)
-        for code in ["dummy-key", "run-gap", "duplicate-run", "run-reset", "name-mismatch", "ignored"] {
+        for code in ["W_DUMMY_KEY", "W_RUN_GAP", "W_DUPLICATE_RUN", "W_RUN_RESET", "W_NAME_MISMATCH", "I_IGNORED"] {
             #expect(anomalies.contains(",\(code),"), "\(code)")
         }
-        #expect(!anomalies.contains("r_rest_1_2_4_\(Self.uuid).hdf.asc,NA,NA,warning,dummy-key"))
+        #expect(!anomalies.contains("r_rest_1_2_4_\(Self.uuid).hdf.asc,NA,NA,warning,W_DUMMY_KEY"))
     }
 
-    @Test("--protocol FILE replaces the example study; a bad protocol file is exit 65")
+    @Test("--protocol FILE replaces the example study; a bad protocol file is exit 65",
+          .enabled(if: MYNDTestFiles.present, "../shared/realdata/mynd is absent"))
     func customProtocol() throws {
-        guard let q = MYNDTestFiles.questionnaire else { return }
+        let q = try #require(MYNDTestFiles.questionnaire)
         let dir = TestSupport.temporaryFolder()
         try FileManager.default.copyItem(at: q, to: dir.appendingPathComponent(MYNDTestFiles.questionnaireName))
         let protocolPath = dir.appendingPathComponent("study.json.txt").path

@@ -5,16 +5,17 @@ import Tables
 import TestSupport
 @testable import MYND
 
-@Suite("The real recording (spec §3, §5, §6)")
+@Suite("The real recording (spec §3, §5, §6)",
+       .enabled(if: MYNDTestFiles.present, "../shared/realdata/mynd is absent"))
 struct RecordingTests {
-    static func readReal() throws -> MYNDRecording? {
-        guard let url = MYNDTestFiles.recording else { return nil }
+    static func readReal() throws -> MYNDRecording {
+        let url = try #require(MYNDTestFiles.recording)
         return try MYNDRecording.read(try HDF5File.open(path: url.path), sourceFile: url.path)
     }
 
     @Test("Every /Recording and /Paradigm attribute, typed; channels; row 0 dropped")
     func attributes() throws {
-        guard let recording = try Self.readReal() else { return }
+        let recording = try Self.readReal()
         let stored = Dictionary(uniqueKeysWithValues: recording.attributes.map { ("\($0.group)@\($0.name)", $0.text) })
         #expect(stored == [
             "/Recording@Run": "1", "/Recording@Session": "2", "/Recording@Version": "3",
@@ -55,7 +56,7 @@ struct RecordingTests {
 
     @Test("Markers: the spec's sequence, onsets at 256 Hz, durations to the next marker, trial types")
     func events() throws {
-        guard let recording = try Self.readReal() else { return }
+        let recording = try Self.readReal()
         let analysis = RecordingAnalysis(recording, options: AnalysisOptions())
         let events = analysis.events
         #expect(events.map(\.sample) == [0, 660, 1931, 2724, 18084, 19104, 19884, 35268, 36312])
@@ -80,7 +81,7 @@ struct RecordingTests {
 
     @Test("Signal quality: spec medians and shares, and every window against a Python re-implementation")
     func quality() throws {
-        guard let url = MYNDTestFiles.recording, let recording = try Self.readReal() else { return }
+        let url = try #require(MYNDTestFiles.recording), recording = try Self.readReal()
         let analysis = RecordingAnalysis(recording, options: AnalysisOptions())
         let summary = analysis.qualitySummary
         #expect(summary.map(\.windows) == [289, 289, 289, 289])
@@ -118,7 +119,7 @@ struct RecordingTests {
 
     @Test("Band power per epoch and condition against scipy.signal.welch and the spec's table")
     func bandPower() throws {
-        guard let url = MYNDTestFiles.recording, let recording = try Self.readReal() else { return }
+        let url = try #require(MYNDTestFiles.recording), recording = try Self.readReal()
         let rows = RecordingAnalysis(recording, options: AnalysisOptions()).bandPower
         #expect(rows.count == 2 * 4 * 5 * 2)
         let alpha = rows.filter { $0.shared.band.name == "alpha" && $0.shared.scope == .condition }

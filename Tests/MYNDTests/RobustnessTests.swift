@@ -8,9 +8,10 @@ import TestSupport
 struct RobustnessTests {
     let tool = TestSupport.executable("mynd-parse")
 
-    @Test("2,000 byte-level mutations of the real questionnaire parse or fail with a message")
+    @Test("2,000 byte-level mutations of the real questionnaire parse or fail with a message",
+          .enabled(if: MYNDTestFiles.present, "../shared/realdata/mynd is absent"))
     func mutatedQuestionnaires() throws {
-        guard let url = MYNDTestFiles.questionnaire else { return }
+        let url = try #require(MYNDTestFiles.questionnaire)
         let original = [UInt8](try Data(contentsOf: url))
         var generator = SystemRandomNumberGenerator()
         var failures = 0
@@ -35,9 +36,10 @@ struct RobustnessTests {
         #expect(failures > 0)
     }
 
-    @Test("Mutated copies of the real recording: exit 0 or 65 with a line naming the file, never a crash")
+    @Test("Mutated copies of the real recording: exit 0 or 65 with a line naming the file, never a crash",
+          .enabled(if: MYNDTestFiles.present, "../shared/realdata/mynd is absent"))
     func mutatedRecordings() throws {
-        guard let url = MYNDTestFiles.recording else { return }
+        let url = try #require(MYNDTestFiles.recording)
         let dir = TestSupport.temporaryFolder()
         let script = """
         import random, sys

@@ -15,8 +15,10 @@ struct SampleDataTests {
                                          to: copy.appendingPathComponent("make_sample.py"))
         _ = try TestSupport.python("import runpy, sys; sys.argv = [sys.argv[1]]; runpy.run_path(sys.argv[0], run_name='__main__')",
                                    [copy.appendingPathComponent("make_sample.py").path])
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        where name.hasPrefix("q_") || name.hasPrefix("r_") {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasPrefix("q_") || $0.hasPrefix("r_") }
+        try #require(!names.isEmpty, "no q_/r_ file in \(folder.path)")
+        for name in names {
             #expect(try Data(contentsOf: copy.appendingPathComponent(name)) == Data(contentsOf: folder.appendingPathComponent(name)),
                     "\(name)")
         }

@@ -4,11 +4,11 @@ import TestSupport
 
 @Suite("nt-analyze /arrays/ in HDF5 (spec §2.7)")
 struct ArrayOutputTests {
-    @Test("The 2-D arrays hold the same values as the samples and stimuli tables, time first")
+    @Test("The 2-D arrays hold the same values as the samples and stimuli tables, time first",
+          .enabled(if: TestSupport.hasRealData("mindaffect"), "../shared/realdata/mindaffect is absent"))
     func arraysMatchTables() throws {
-        guard let folder = TestSupport.realData("mindaffect") else { return }
         let output = TestSupport.temporaryFolder().appendingPathComponent("nt.h5").path
-        let input = folder.appendingPathComponent("mindaffectBCI_exampledata.txt").path
+        let input = try #require(TestSupport.realData("mindaffect/mindaffectBCI_exampledata.txt")).path
         let run = try TestSupport.run(TestSupport.executable("nt-analyze"), [input, "-o", output, "-q"])
         #expect(run.status == 0, "\(run.stderr)")
         let out = try TestSupport.python("""

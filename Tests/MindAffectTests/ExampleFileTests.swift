@@ -4,22 +4,24 @@ import TestSupport
 @testable import MindAffect
 
 /// The PMB example file, checked against the facts of spec §5 (numbers from the spec, not from this code).
-@Suite("MindAffect example file (spec §5)")
+@Suite("MindAffect example file (spec §5)",
+       .enabled(if: TestSupport.hasRealData("mindaffect"), "../shared/realdata/mindaffect is absent"))
 struct ExampleFileTests {
-    static let parsed: (file: SaveFile, analysis: RecordingAnalysis)? = {
-        guard let folder = TestSupport.realData("mindaffect"),
-              let data = try? Data(contentsOf: folder.appendingPathComponent("mindaffectBCI_exampledata.txt")),
-              let file = try? SaveFile.parse(data, sourceFile: "example.txt") else { return nil }
+    /// The example file parsed and analysed once for all the tests that read it; a read or parse error fails each
+    /// of them (`try parsed.get()`).
+    static let parsed: Result<(file: SaveFile, analysis: RecordingAnalysis), any Error> = Result {
+        let url = TestSupport.realDataRoot.appendingPathComponent("mindaffect/mindaffectBCI_exampledata.txt")
+        let file = try SaveFile.parse(try Data(contentsOf: url), sourceFile: "example.txt")
         return (file, RecordingAnalysis(file, codes: GoldCodeFamily.mgold65_6532.table))
-    }()
+    }
 
     func count(_ file: SaveFile, _ name: String, client: String? = nil) -> Int {
         file.messages.filter { $0.name == name && (client == nil || file.clients[$0.client].hasSuffix(client!)) }.count
     }
 
-    @Test("message counts per type and client; the truncated last line is W-TRUNC")
+    @Test("message counts per type and client; the truncated last line is W_TRUNC")
     func messageCounts() throws {
-        guard let (file, _) = Self.parsed else { return }
+        let (file, _) = try Self.parsed.get()
         #expect(file.lineCount == 16_304)
         #expect(file.messages.count == 16_303)
         let expected: [String: Int] = [
@@ -30,26 +32,26 @@ struct ExampleFileTests {
         #expect(count(file, "HEARTBEAT", client: ":51489") == 184)
         #expect(count(file, "HEARTBEAT", client: ":51490") == 209)
         #expect(file.clients == ["/192.168.2.68:51488", "/192.168.2.68:51489", "/192.168.2.68:51490"])
-        let truncation = file.anomalies.filter { $0.code == "W-TRUNC" }
+        let truncation = file.anomalies.filter { $0.code == "W_TRUNC" }
         #expect(truncation.count == 1)
         #expect(truncation.first?.line == 16_304)
-        #expect(file.anomalies.allSatisfy { $0.code == "W-TRUNC" })
+        #expect(file.anomalies.allSatisfy { $0.code == "W_TRUNC" })
     }
 
-    @Test("W-STS: DATAHEADER 1, PREDICTEDTARGETPROB 414, PREDICTEDTARGETDIST 413")
+    @Test("W_STS: DATAHEADER 1, PREDICTEDTARGETPROB 414, PREDICTEDTARGETDIST 413")
     func stsFallbacks() throws {
-        guard let (file, analysis) = Self.parsed else { return }
+        let (file, analysis) = try Self.parsed.get()
         var counts: [String: Int] = [:]
         for (index, message) in file.messages.enumerated() where analysis.times.stsFallback[index] {
             counts[message.name, default: 0] += 1
         }
         #expect(counts == ["DATAHEADER": 1, "PREDICTEDTARGETPROB": 414, "PREDICTEDTARGETDIST": 413])
-        #expect(analysis.anomalies.filter { $0.code == "W-STS" }.count == 3)
+        #expect(analysis.anomalies.filter { $0.code == "W_STS" }.count == 3)
     }
 
     @Test("mode timeline: times and sequence")
     func modes() throws {
-        guard let (_, analysis) = Self.parsed else { return }
+        let (_, analysis) = try Self.parsed.get()
         let modes = analysis.modeChanges
         let seconds = modes.map { analysis.times.seconds(Double($0.tMs)) }
         let expected: [(String, Double)] = [
@@ -69,7 +71,7 @@ struct ExampleFileTests {
 
     @Test("EEG: 44,406 × 4 samples in 9,617 packets, first packet 607, fs 199.987 → 200 Hz")
     func samples() throws {
-        guard let (file, analysis) = Self.parsed else { return }
+        let (file, analysis) = try Self.parsed.get()
         #expect(file.channelCount == 4)
         #expect(file.sampleCount == 44_406)
         let timeline = analysis.timeline
@@ -96,7 +98,7 @@ struct ExampleFileTests {
 
     @Test("stimuli: 5,205 events, 26 objects, 47,862 zeros and 46,988 ones")
     func stimuli() throws {
-        guard let (_, analysis) = Self.parsed else { return }
+        let (_, analysis) = try Self.parsed.get()
         let stimuli = analysis.stimuli
         #expect(stimuli.eventCount == 5_205)
         #expect(stimuli.objectIDs == Array(0...25))
@@ -114,7 +116,7 @@ struct ExampleFileTests {
 
     @Test("20 trials: phases, frames, cues, selections, 9/10 correct, times to selection")
     func trials() throws {
-        guard let (_, analysis) = Self.parsed else { return }
+        let (_, analysis) = try Self.parsed.get()
         let trials = analysis.trials
         #expect(trials.count == 20)
         #expect(trials.prefix(10).allSatisfy { $0.mode == "Calibration.supervised" && $0.phase == "calibration" })
@@ -138,23 +140,24 @@ struct ExampleFileTests {
         #expect(trials.suffix(10).allSatisfy { $0.onlineYest == $0.selected })
         #expect(trials.suffix(10).allSatisfy { (0.130...0.192).contains($0.onlinePerr!) })
         let warnings = Set(analysis.anomalies.map(\.code))
-        #expect(!warnings.contains("W-NEWTARGET") && !warnings.contains("W-CUE") && !warnings.contains("W-ITI"))
+        #expect(!warnings.contains("W_NEWTARGET") && !warnings.contains("W_CUE") && !warnings.contains("W_ITI"))
     }
 
     @Test("noise codes: objID k equals 65_6532 row k−1 in 99.52 % of cells")
     func codeAgreement() throws {
-        guard let (_, analysis) = Self.parsed else { return }
+        let (_, analysis) = try Self.parsed.get()
         let agreement = try #require(analysis.codeAgreement)
         #expect(abs(agreement - 0.9952) < 0.00005)
         #expect(analysis.trials.allSatisfy { $0.codeAgreement != nil && $0.codeAgreement! > 0.98 })
     }
 }
 
-@Suite("Compat timestamps on the example file (spec §2.2 pymindaffect)")
+@Suite("Compat timestamps on the example file (spec §2.2 pymindaffect)",
+       .enabled(if: TestSupport.hasRealData("mindaffect"), "../shared/realdata/mindaffect is absent"))
 struct CompatTimestampTests {
     @Test("first 15,511,000 (whole first packet), last 15,730,005; compat − interp median −4, range −57…+2; fs 200")
     func compat() throws {
-        guard let (file, interp) = ExampleFileTests.parsed else { return }
+        let (file, interp) = try ExampleFileTests.parsed.get()
         let compat = PymindaffectTimestamps(file, times: interp.times)
         #expect(compat.sampleTs.count == 44_406)
         #expect(compat.sampleTs.prefix(607).allSatisfy { $0 == 15_511_000 })

@@ -55,7 +55,7 @@ struct LineGrammarTests {
         let file = try parseLines([hubLine("DATAHEADER", " fs2.0 ch[200]:"), onePacket])
         let analysis = RecordingAnalysis(file, codes: nil)
         #expect(analysis.header?.swapped == true)
-        #expect(analysis.anomalies.contains { $0.code == "W-HEADER" })
+        #expect(analysis.anomalies.contains { $0.code == "W_HEADER" })
     }
 
     @Test("STIMULUSEVENT, with signed bytes (T9)")
@@ -64,7 +64,7 @@ struct LineGrammarTests {
                 == .stimulusEvent([ObjectState(objectID: 1, state: 0), ObjectState(objectID: 2, state: 1), ObjectState(objectID: 0, state: 1)]))
         let file = try parseLines([hubLine("STIMULUSEVENT", " v[2]:{-127,-1}{5,2}"), onePacket])
         #expect(file.messages[0].payload == .stimulusEvent([ObjectState(objectID: 129, state: 255), ObjectState(objectID: 5, state: 2)]))
-        #expect(file.anomalies.map(\.code) == ["W-SIGNED"])
+        #expect(file.anomalies.map(\.code) == ["W_SIGNED"])
         #expect(try payload(hubLine("STIMULUSEVENT", " v[0]:")) == .stimulusEvent([]))
     }
 
@@ -90,13 +90,13 @@ struct LineGrammarTests {
         #expect(try payload(hubLine("OUTPUTSCORE", " v[2]:0.5,-1.0E-3,")) == .outputScore([0.5, -0.001]))
     }
 
-    @Test("unknown NAME: kept, counted, one W-UNKNOWN per NAME")
+    @Test("unknown NAME: kept, counted, one W_UNKNOWN per NAME")
     func unknownName() throws {
         let file = try parseLines([hubLine("FUTUREMSG", " x:1"), hubLine("FUTUREMSG", " x:2"), onePacket,
                                    hubLine("TICKTOCK", " tock:5")])
         #expect(file.messages.map(\.name) == ["FUTUREMSG", "FUTUREMSG", "DATAPACKET", "TICKTOCK"])
         #expect(file.messages[0].payload == .unparsed(" x:1"))
-        #expect(file.anomalies.map(\.code) == ["W-UNKNOWN"])
+        #expect(file.anomalies.map(\.code) == ["W_UNKNOWN"])
         #expect(file.anomalies.first?.line == 1)
     }
 
@@ -116,16 +116,16 @@ struct LineGrammarTests {
         bytes.append(contentsOf: Array((onePacket + "\n").utf8))
         let file = try SaveFile.parse(bytes, sourceFile: "t.txt")
         #expect(file.messages[0].payload == .log("café"))
-        #expect(file.anomalies.map(\.code) == ["W-ENCODING"])
+        #expect(file.anomalies.map(\.code) == ["W_ENCODING"])
     }
 
-    @Test("truncated final line: W-TRUNC (T6); a complete final line without newline is kept")
+    @Test("truncated final line: W_TRUNC (T6); a complete final line without newline is kept")
     func truncation() throws {
         let text = onePacket + "\n" + "rts:1 sts:1  t:DATAPACKET ts:149947754 v[4x4]:[30.601732,-4"
         let file = try SaveFile.parse(Data(text.utf8), sourceFile: "t.txt")
         #expect(file.lineCount == 2)
         #expect(file.messages.count == 1)
-        #expect(file.anomalies.map(\.code) == ["W-TRUNC"])
+        #expect(file.anomalies.map(\.code) == ["W_TRUNC"])
         #expect(file.anomalies.first?.line == 2)
         let complete = try SaveFile.parse(Data((onePacket + "\n" + onePacket).utf8), sourceFile: "t.txt")
         #expect(complete.messages.count == 2)

@@ -39,12 +39,12 @@ struct NoiseCodeTests {
         #expect(GoldCodeFamily.flipBalanced61_6521.codeIndices == indices + [63, 64])
     }
 
-    @Test("the PMB tables equal the regenerated families, frame times included")
+    @Test("the PMB tables equal the regenerated families, frame times included",
+          .enabled(if: TestSupport.hasRealData("mindaffect"), "../shared/realdata/mindaffect is absent"))
     func pmbTables() throws {
-        guard let folder = TestSupport.realData("mindaffect") else { return }
         for (name, family) in [("mgold_65_6532_psk_60hz.txt", GoldCodeFamily.mgold65_6532),
                                ("mgold_61_6521_psk_60hz.txt", .mgold61_6521)] {
-            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            let text = try String(contentsOf: try #require(TestSupport.realData("mindaffect/\(name)")), encoding: .utf8)
             let table = try NoiseCodeTable.parsePMBText(text, sourceFile: name)
             #expect(table == family.table, "\(name)")
             let check = CodeTableCheck(table)

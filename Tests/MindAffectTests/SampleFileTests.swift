@@ -26,6 +26,6 @@ struct SampleFileTests {
         #expect(analysis.header?.swapped == true)
         #expect(file.messages.first!.rts > 0 && file.messages.last!.rts < 0)         // rts crosses 2^31
         let codes = Set(analysis.anomalies.map(\.code))
-        #expect(codes == ["W-STS", "W-HEADER", "W-TS-NONMONO", "W-UNKNOWN", "W-TRUNC"])
+        #expect(codes == ["W_STS", "W_HEADER", "W_TS_NONMONO", "W_UNKNOWN", "W_TRUNC"])
     }
 }

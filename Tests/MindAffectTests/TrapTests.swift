@@ -17,7 +17,7 @@ struct TrapTests {
         #expect(times.anomalies.isEmpty)
     }
 
-    @Test("T3: |sts − rts| > 1000 ms uses rts, one W-STS row per client and NAME; --clock rts")
+    @Test("T3: |sts − rts| > 1000 ms uses rts, one W_STS row per client and NAME; --clock rts")
     func mixedClocks() throws {
         let file = try parseLines([
             hubLine("DATAPACKET", " v[1x1]:[1.0,]", rts: 100, sts: 90),
@@ -27,16 +27,16 @@ struct TrapTests {
         let times = MessageTimes(file)
         #expect(times.tMs == [90, 200, 300])
         #expect(times.stsFallback == [false, true, true])
-        #expect(times.anomalies.map(\.code) == ["W-STS"])
+        #expect(times.anomalies.map(\.code) == ["W_STS"])
         #expect(times.anomalies.first?.line == 2)
         #expect(MessageTimes(file, clock: .rts).tMs == [100, 200, 300])
     }
 
-    @Test("W-CLOCK-BACK when rts falls by more than 1000 ms")
+    @Test("W_CLOCK_BACK when rts falls by more than 1000 ms")
     func clockBack() throws {
         let file = try parseLines([hubLine("DATAPACKET", " v[1x1]:[1.0,]", rts: 5000),
                                    hubLine("DATAPACKET", " v[1x1]:[1.0,]", rts: 3000)])
-        #expect(MessageTimes(file).anomalies.map(\.code) == ["W-CLOCK-BACK"])
+        #expect(MessageTimes(file).anomalies.map(\.code) == ["W_CLOCK_BACK"])
     }
 
     @Test("T4/T5: interp timestamps, last sample at the packet time; non-advancing packets (by hand)")
@@ -53,11 +53,11 @@ struct TrapTests {
         #expect(timeline.fsNominal == 200)
         #expect(timeline.sampleMs == [990, 995, 1000, 1005, 1010, 1010, 1010, 1010, 1010, 1025, 1040])
         #expect(timeline.zeroAdvancePackets == 1)
-        #expect(timeline.anomalies.map(\.code) == ["W-TS-NONMONO"])
+        #expect(timeline.anomalies.map(\.code) == ["W_TS_NONMONO"])
         #expect(timeline.anomalies.first?.line == 3)
     }
 
-    @Test("W-FS when the estimate is not within 1 % of a standard rate")
+    @Test("W_FS when the estimate is not within 1 % of a standard rate")
     func oddRate() throws {
         let file = try parseLines([
             hubLine("DATAPACKET", " v[1x1]:[1.0,]", rts: 1000),
@@ -66,39 +66,39 @@ struct TrapTests {
         let timeline = SampleTimeline(file, times: MessageTimes(file))
         #expect(timeline.fsEstimated == 300)
         #expect(timeline.fsNominal == 300)
-        #expect(timeline.anomalies.map(\.code) == ["W-FS"])
+        #expect(timeline.anomalies.map(\.code) == ["W_FS"])
     }
 
-    @Test("T7: a heartbeat gap over 4 s is W-HB-GAP")
+    @Test("T7: a heartbeat gap over 4 s is W_HB_GAP")
     func heartbeatGap() throws {
         let file = try parseLines([hubLine("HEARTBEAT", " v:a", rts: 0), hubLine("HEARTBEAT", " v:a", rts: 1000),
                                    hubLine("HEARTBEAT", " v:a", rts: 6000), onePacket.replacingOccurrences(of: "rts:1000 sts:1000", with: "rts:6001 sts:6001")])
         let analysis = RecordingAnalysis(file, codes: nil)
-        #expect(analysis.anomalies.filter { $0.code == "W-HB-GAP" }.map(\.line) == [3])
+        #expect(analysis.anomalies.filter { $0.code == "W_HB_GAP" }.map(\.line) == [3])
     }
 
     static let malformed: [(String, String, Int?)] = [
-        ("rts:1 sts:1  t:DATAPACKET ts:5 v[1x1]:[1.0,]", "E-PREFIX", nil),                 // no " <-"
-        ("hello <-/1.2.3.4:5", "E-PREFIX", 1),
-        ("rts:1 sts:x  t:NEWTARGET ts:5 <-/1.2.3.4:5", "E-PREFIX", 11),
-        ("rts:99999999999 sts:1  t:NEWTARGET ts:5 <-/1.2.3.4:5", "E-PREFIX", 5),
-        ("rts:1 sts:1  t:NEWTARGET ts:5 <-", "E-PREFIX", nil),
-        ("rts:1 sts:1  t:DATAPACKET ts:5 v[2x1]:[1.0,2.0,][3.0,4.0,] <-/1.2.3.4:5", "E-SHAPE", nil),
-        ("rts:1 sts:1  t:DATAPACKET ts:5 v[2x1]:[1.0,] <-/1.2.3.4:5", "E-SHAPE", 44),
-        ("rts:1 sts:1  t:DATAPACKET ts:5 v[2x1]:[1.0,2.0] <-/1.2.3.4:5", "E-SHAPE", 47),
-        ("rts:1 sts:1  t:DATAPACKET ts:5 v[2x1]:[1.0,2.0,3.0,] <-/1.2.3.4:5", "E-SHAPE", nil),
-        ("rts:1 sts:1  t:DATAPACKET ts:5 v[2x1]:[1.0,abc,] <-/1.2.3.4:5", "E-FLOAT", 44),
-        ("rts:1 sts:1  t:DATAPACKET ts:5 v[2x1]:[1.0,0x1p3,] <-/1.2.3.4:5", "E-SHAPE", nil),
-        ("rts:1 sts:1  t:DATAPACKET ts:5 v[3x1]:[1.0,2.0,3.0,] <-/1.2.3.4:5", "E-NCH", nil),
-        ("rts:1 sts:1  t:STIMULUSEVENT ts:5 v[2]:{1,0} <-/1.2.3.4:5", "E-SHAPE", nil),
-        ("rts:1 sts:1  t:STIMULUSEVENT ts:5 v[1]:{1;0} <-/1.2.3.4:5", "E-SYNTAX", nil),
-        ("rts:1 sts:1  t:STIMULUSEVENT ts:5 v[1]:{1,300} <-/1.2.3.4:5", "E-SYNTAX", nil),
-        ("rts:1 sts:1  t:SELECTION ts:5 <-/1.2.3.4:5", "E-SYNTAX", nil),
-        ("rts:1 sts:1  t:PREDICTEDTARGETPROB ts:5 Yest:1 Perr:high <-/1.2.3.4:5", "E-FLOAT", nil),
-        ("rts:1 sts:1  t:SIGNALQUALITY ts:5 [2] 1.0, <-/1.2.3.4:5", "E-SHAPE", nil),
-        ("rts:1 sts:1  t:NEWTARGET ts:5 extra <-/1.2.3.4:5", "E-SYNTAX", nil),
-        ("rts:1 sts:1  t:MODECHANGE ts:5 idle <-/1.2.3.4:5", "E-SYNTAX", nil),
-        ("rts:1 sts:1  t:DATAHEADER ts:5 fsx ch[4]: <-/1.2.3.4:5", "E-FLOAT", nil),
+        ("rts:1 sts:1  t:DATAPACKET ts:5 v[1x1]:[1.0,]", "E_PREFIX", nil),                 // no " <-"
+        ("hello <-/1.2.3.4:5", "E_PREFIX", 1),
+        ("rts:1 sts:x  t:NEWTARGET ts:5 <-/1.2.3.4:5", "E_PREFIX", 11),
+        ("rts:99999999999 sts:1  t:NEWTARGET ts:5 <-/1.2.3.4:5", "E_PREFIX", 5),
+        ("rts:1 sts:1  t:NEWTARGET ts:5 <-", "E_PREFIX", nil),
+        ("rts:1 sts:1  t:DATAPACKET ts:5 v[2x1]:[1.0,2.0,][3.0,4.0,] <-/1.2.3.4:5", "E_SHAPE", nil),
+        ("rts:1 sts:1  t:DATAPACKET ts:5 v[2x1]:[1.0,] <-/1.2.3.4:5", "E_SHAPE", 44),
+        ("rts:1 sts:1  t:DATAPACKET ts:5 v[2x1]:[1.0,2.0] <-/1.2.3.4:5", "E_SHAPE", 47),
+        ("rts:1 sts:1  t:DATAPACKET ts:5 v[2x1]:[1.0,2.0,3.0,] <-/1.2.3.4:5", "E_SHAPE", nil),
+        ("rts:1 sts:1  t:DATAPACKET ts:5 v[2x1]:[1.0,abc,] <-/1.2.3.4:5", "E_FLOAT", 44),
+        ("rts:1 sts:1  t:DATAPACKET ts:5 v[2x1]:[1.0,0x1p3,] <-/1.2.3.4:5", "E_SHAPE", nil),
+        ("rts:1 sts:1  t:DATAPACKET ts:5 v[3x1]:[1.0,2.0,3.0,] <-/1.2.3.4:5", "E_NCH", nil),
+        ("rts:1 sts:1  t:STIMULUSEVENT ts:5 v[2]:{1,0} <-/1.2.3.4:5", "E_SHAPE", nil),
+        ("rts:1 sts:1  t:STIMULUSEVENT ts:5 v[1]:{1;0} <-/1.2.3.4:5", "E_SYNTAX", nil),
+        ("rts:1 sts:1  t:STIMULUSEVENT ts:5 v[1]:{1,300} <-/1.2.3.4:5", "E_SYNTAX", nil),
+        ("rts:1 sts:1  t:SELECTION ts:5 <-/1.2.3.4:5", "E_SYNTAX", nil),
+        ("rts:1 sts:1  t:PREDICTEDTARGETPROB ts:5 Yest:1 Perr:high <-/1.2.3.4:5", "E_FLOAT", nil),
+        ("rts:1 sts:1  t:SIGNALQUALITY ts:5 [2] 1.0, <-/1.2.3.4:5", "E_SHAPE", nil),
+        ("rts:1 sts:1  t:NEWTARGET ts:5 extra <-/1.2.3.4:5", "E_SYNTAX", nil),
+        ("rts:1 sts:1  t:MODECHANGE ts:5 idle <-/1.2.3.4:5", "E_SYNTAX", nil),
+        ("rts:1 sts:1  t:DATAHEADER ts:5 fsx ch[4]: <-/1.2.3.4:5", "E_FLOAT", nil),
     ]
 
     @Test("malformed lines stop the parse with file:line:col and the E- code", arguments: 0..<malformed.count)
@@ -129,12 +129,12 @@ struct TrapTests {
         #expect(file.anomalies.map(\.line) == Array(2...(Self.malformed.count + 1)).map(Optional.some))
     }
 
-    @Test("E-NODATA: empty, whitespace-only, and no DATAPACKET")
+    @Test("E_NODATA: empty, whitespace-only, and no DATAPACKET")
     func noData() throws {
         for text in ["", "  \n\n", hubLine("NEWTARGET", "") + "\n"] {
             #expect(throws: MindAffectError.self) { try SaveFile.parse(Data(text.utf8), sourceFile: "t.txt") }
             do { _ = try SaveFile.parse(Data(text.utf8), sourceFile: "t.txt") } catch {
-                #expect(error.message.hasPrefix("t.txt: error E-NODATA:"))
+                #expect(error.message.hasPrefix("t.txt: error E_NODATA:"))
             }
         }
     }
@@ -172,7 +172,7 @@ struct RobustnessTests {
         }
         let file = try parseLines(lines, skipBadLines: true)
         let errors = file.anomalies.filter { $0.severity == .error }.count
-        let blanks = file.anomalies.filter { $0.code == "I-BLANK" }.count
+        let blanks = file.anomalies.filter { $0.code == "I_BLANK" }.count
         #expect(file.messages.count + errors + blanks == lines.count)
         let analysis = RecordingAnalysis(file, codes: GoldCodeFamily.mgold65_6532.table)
         _ = AnalysisTables.names.count

@@ -52,7 +52,7 @@ struct TrialTests {
         #expect(trials[1].timeToSelectionMs == 156 && trials[1].selectionAfterLastFrameMs == 3)
         #expect(trials[1].onlineYest == 3 && trials[1].onlinePerr == 0.12)
         #expect(trials[1].objectIDs == [0, 1, 2, 3])
-        #expect(analysis.anomalies.filter { $0.code.hasPrefix("W-") && $0.code != "W-FS" }.isEmpty)
+        #expect(analysis.anomalies.filter { $0.code.hasPrefix("W-") && $0.code != "W_FS" }.isEmpty)
     }
 
     @Test("a gap of exactly iti_ms does not split; one ms more does")
@@ -68,7 +68,7 @@ struct TrialTests {
         #expect(trials.allSatisfy { $0.cuedTarget == nil && $0.cueAgreement == nil })   // no objID 0: uncued
     }
 
-    @Test("warnings: W-NEWTARGET, W-TRIAL-MODE, W-MULTI-SEL, W-CUE (tie and low agreement), W-ITI")
+    @Test("warnings: W_NEWTARGET, W_TRIAL_MODE, W_MULTI_SEL, W_CUE (tie and low agreement), W_ITI")
     func warnings() throws {
         var session = Session()
         // Trial 0: no NEWTARGET, a mode change inside, two selections.
@@ -84,18 +84,18 @@ struct TrialTests {
         session.add("NEWTARGET", "", at: 4000)
         session.frames(from: 4500, count: 4) { frame in [(1, frame % 2), (0, frame / 2 % 2)] }
         let analysis = try session.analysis(itiMs: 300)
-        let codes = analysis.anomalies.map(\.code).filter { $0 != "W-FS" }
-        #expect(codes.filter { $0 == "W-NEWTARGET" }.count == 1)
-        #expect(codes.contains("W-TRIAL-MODE") && codes.contains("W-MULTI-SEL"))
-        #expect(codes.filter { $0 == "W-CUE" }.count == 2)
-        #expect(!codes.contains("W-ITI"))
+        let codes = analysis.anomalies.map(\.code).filter { $0 != "W_FS" }
+        #expect(codes.filter { $0 == "W_NEWTARGET" }.count == 1)
+        #expect(codes.contains("W_TRIAL_MODE") && codes.contains("W_MULTI_SEL"))
+        #expect(codes.filter { $0 == "W_CUE" }.count == 2)
+        #expect(!codes.contains("W_ITI"))
         let trials = analysis.trials
         #expect(trials.count == 3)
         #expect(trials[0].selected == 1 && trials[0].cuedTarget == 1)
         #expect(trials[1].cuedTarget == nil && trials[1].cueAgreement == 1)
         #expect(trials[2].cuedTarget == nil && trials[2].cueAgreement == 0.5)
         // Gaps between trials ≈ 1,400 ms: iti_ms 1000 is above half of that.
-        #expect(try session.analysis(itiMs: 1000).anomalies.contains { $0.code == "W-ITI" })
+        #expect(try session.analysis(itiMs: 1000).anomalies.contains { $0.code == "W_ITI" })
     }
 
     @Test("latched stimulus rows and the sample matrix (by hand)")

@@ -111,7 +111,9 @@ struct HelpExampleTests {
                 out[os.path.relpath(path, root)] = hashlib.sha256(open(path, "rb").read()).hexdigest()
         print(json.dumps(out))
         """, [root.path])
-        return try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String] ?? [:]
+        let hashes = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String], "\(json)")
+        try #require(!hashes.isEmpty, "no file under \(root.path)")
+        return hashes
     }
 
     /// Runs one example line in `root` with the built tools first on PATH.

@@ -43,8 +43,8 @@ struct ReadBackTests {
              options: ["--definitions", "mynd"], realData: true),
     ]
 
-    static let realDataFolder = TestSupport.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/realdata")
-    static let realDataPresent = FileManager.default.fileExists(atPath: realDataFolder.path)
+    static let realDataFolder = TestSupport.realDataRoot
+    static let realDataPresent = TestSupport.hasRealData("")
 
     func check(_ c: Case) throws {
         let base = c.realData ? ReadBackTests.realDataFolder : TestSupport.packageRoot
@@ -62,6 +62,22 @@ struct ReadBackTests {
         let check = try TestSupport.run("/usr/bin/env", ["python3", script, h5, csv])
         #expect(check.status == 0, "\(check.stdout)\n\(check.stderr)")
         #expect(check.stdout.contains(" rows"), "the checker read no table: \(check.stdout)")
+        try checkAnomalyCodes(csv + "/anomalies.csv")
+    }
+
+    /// One anomaly vocabulary (conventions §3.2): every code is `E_`/`W_`/`I_` + UPPER_SNAKE, its prefix the
+    /// row's severity.
+    func checkAnomalyCodes(_ path: String) throws {
+        let offVocabulary = try TestSupport.python("""
+        import csv, re, sys
+        prefix = {"error": "E_", "warning": "W_", "info": "I_"}
+        rows = list(csv.DictReader(open(sys.argv[1], encoding="utf-8")))
+        bad = {f"{r['code']} ({r['severity']})" for r in rows
+               if not re.fullmatch(r"[EWI]_[A-Z0-9_]+", r["code"]) or not r["code"].startswith(prefix[r["severity"]])}
+        print(";".join(sorted(bad)))
+        """, [path])
+        #expect(offVocabulary.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+                "anomaly codes off the vocabulary in \(path): \(offVocabulary)")
     }
 
     @Test("SampleData: HDF5 equals CSV in pandas and in R, every table, every column", arguments: sampleCases)

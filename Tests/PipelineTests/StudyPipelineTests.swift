@@ -54,6 +54,7 @@ struct StudyPipelineTests {
         return root
     }
 
+    /// Whether `tool` is on PATH: the `.enabled(if:)` condition of the tests that run it (a failed `which` is a no).
     static func found(_ tool: String) -> Bool {
         (try? TestSupport.run("/usr/bin/env", ["which", tool]).status) == 0
     }
@@ -65,17 +66,20 @@ struct StudyPipelineTests {
                             + ["STUDY=\(study.path)", "OUT=\(out.path)", "BIN=\(bin)"])
     }
 
-    /// Every regular file under `folder` (relative path) with its modification time.
-    static func mtimes(_ folder: URL) -> [String: Date] {
+    /// Every regular file under `folder` (relative path) with its modification time; fails the caller when the
+    /// folder cannot be walked or holds no file.
+    static func mtimes(_ folder: URL) throws -> [String: Date] {
         var result: [String: Date] = [:]
         let fm = FileManager.default
-        guard let walker = fm.enumerator(at: folder, includingPropertiesForKeys: [.contentModificationDateKey, .isRegularFileKey]) else { return result }
+        let walker = try #require(fm.enumerator(at: folder,
+                                                includingPropertiesForKeys: [.contentModificationDateKey, .isRegularFileKey]))
         for case let url as URL in walker {
-            let values = try? url.resourceValues(forKeys: [.contentModificationDateKey, .isRegularFileKey])
-            if values?.isRegularFile == true, let date = values?.contentModificationDate {
+            let values = try url.resourceValues(forKeys: [.contentModificationDateKey, .isRegularFileKey])
+            if values.isRegularFile == true, let date = values.contentModificationDate {
                 result[String(url.path.dropFirst(folder.path.count + 1))] = date
             }
         }
+        try #require(!result.isEmpty, "no file under \(folder.path)")
         return result
     }
 
@@ -86,7 +90,7 @@ struct StudyPipelineTests {
         s = pd.read_csv(sys.argv[1] + "/study/summary.csv", keep_default_na=False)
         print(json.dumps(s[["kind", "input", "status", "message"]].values.tolist()))
         """, [out.path])
-        return try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String]] ?? []
+        return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String]], "summary.csv: \(json)")
     }
 
     /// For each merged table: its rows (pandas) and the sum of `n_rows` over the kind's per-file HDF5 outputs (h5py).
@@ -106,7 +110,7 @@ struct StudyPipelineTests {
             result[name] = [rows, total]
         print(json.dumps(result))
         """, [out.path])
-        return try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: [Int]] ?? [:]
+        return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: [Int]], "\(json)")
     }
 
     static func outputPath(_ out: URL, kind: String, target: String) -> URL {
@@ -114,9 +118,9 @@ struct StudyPipelineTests {
         return out.appendingPathComponent(kind).appendingPathComponent(safe + ".h5")
     }
 
-    @Test("make study: one output per input, a .failed stamp per broken file, merged tables, a no-op second run, only a changed input re-runs")
+    @Test("make study: one output per input, a .failed stamp per broken file, merged tables, a no-op second run, only a changed input re-runs",
+          .enabled(if: found("make"), "make is not installed"))
     func makeStudy() throws {
-        guard Self.found("make") else { print("skipped: make not found"); return }
         let root = try Self.makeStudy()
         let study = root.appendingPathComponent("study"), out = root.appendingPathComponent("out")
 
@@ -154,20 +158,20 @@ struct StudyPipelineTests {
         #expect(counts["mindaffect_summary"]?[0] == 1)
 
         // Second run: nothing to do, nothing rewritten.
-        let before = Self.mtimes(out)
+        let before = try Self.mtimes(out)
         let question = try Self.make(["-q", "study"], study: study, out: out)
         #expect(question.status == 0, "make -q: \(question.stdout)\(question.stderr)")
         let second = try Self.make(["study"], study: study, out: out)
         #expect(second.status == 0)
         #expect(second.stdout.contains("Nothing to be done"), "\(second.stdout)\(second.stderr)")
-        #expect(Self.mtimes(out) == before)
+        #expect(try Self.mtimes(out) == before)
 
         // A changed input re-runs that input and its kind's tables only.
         let changed = study.appendingPathComponent(Self.good[0].target)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: changed.path)
         let third = try Self.make(["study"], study: study, out: out)
         #expect(third.status == 0)
-        let after = Self.mtimes(out)
+        let after = try Self.mtimes(out)
         let rewritten = Set(after.keys.filter { after[$0] != before[$0] })
         let changedOutput = "brainiac/" + Self.good[0].target + ".h5"
         #expect(rewritten.contains(changedOutput))
@@ -188,10 +192,10 @@ struct StudyPipelineTests {
         #expect(try Self.summary(out).filter { $0[2] == "failed" }.count == Self.broken.count - 1)
     }
 
-    @Test("The Snakemake workflow with 2 cores gives the same outputs, summary and merged tables as make, and a no-op second run")
+    @Test("The Snakemake workflow with 2 cores gives the same outputs, summary and merged tables as make, and a no-op second run",
+          .enabled(if: found("make"), "make is not installed"),
+          .enabled(if: found("snakemake"), "snakemake is not installed (scripts/setup.sh installs it)"))
     func snakemakeStudy() throws {
-        guard Self.found("make") else { print("skipped: make not found"); return }
-        guard Self.found("snakemake") else { print("skipped: snakemake not found (scripts/setup.sh installs it)"); return }
         let root = try Self.makeStudy()
         let study = root.appendingPathComponent("study")
         let viaMake = root.appendingPathComponent("make"), viaSnakemake = root.appendingPathComponent("snakemake")
@@ -204,17 +208,17 @@ struct StudyPipelineTests {
         #expect(run.status == 0, "\(run.stderr)")
 
         #expect(try Self.summary(viaSnakemake) == Self.summary(viaMake))
-        let outputs = { (out: URL) in Set(Self.mtimes(out).keys.filter { $0.hasSuffix(".h5") || $0.hasSuffix(".failed") }) }
-        #expect(outputs(viaSnakemake) == outputs(viaMake))
+        let outputs = { (out: URL) in Set(try Self.mtimes(out).keys.filter { $0.hasSuffix(".h5") || $0.hasSuffix(".failed") }) }
+        #expect(try outputs(viaSnakemake) == outputs(viaMake))
         let fromSnakemake = try Self.rowCounts(viaSnakemake), fromMake = try Self.rowCounts(viaMake)
         #expect(fromSnakemake == fromMake)
         #expect(!fromSnakemake.isEmpty)
 
-        let before = Self.mtimes(viaSnakemake)
+        let before = try Self.mtimes(viaSnakemake)
         let again = try TestSupport.run("/usr/bin/env", arguments)
         #expect(again.status == 0)
         #expect((again.stdout + again.stderr).contains("Nothing to be done"), "\(again.stderr)")
-        #expect(Self.mtimes(viaSnakemake) == before)
+        #expect(try Self.mtimes(viaSnakemake) == before)
 
         // A changed input (Snakemake compares contents, not only times) re-runs that input only.
         let fixed = Self.broken[0]
@@ -227,7 +231,7 @@ struct StudyPipelineTests {
         #expect(FileManager.default.fileExists(atPath: output.path))
         #expect(!FileManager.default.fileExists(atPath: output.path + ".failed"))
         #expect(try Self.summary(viaSnakemake).filter { $0[2] == "failed" }.count == Self.broken.count - 1)
-        let after = Self.mtimes(viaSnakemake)
+        let after = try Self.mtimes(viaSnakemake)
         let rewritten = after.keys.filter { after[$0] != before[$0] && ($0.hasSuffix(".h5") || $0.hasSuffix(".failed")) }
         #expect(rewritten == [fixed.kind + "/" + fixed.target + ".h5"], "\(rewritten)")
     }

@@ -1,6 +1,7 @@
 """Reads every table of a BrainBatch output the way Python users do and compares, value by value:
 python/brainbatch_tables.read_table(h5) against pandas.read_csv(<folder>/<table>.csv); validates the CSV folder's
-datapackage.json with frictionless and checks that it describes every column; then runs check_readback.R.
+datapackage.json with frictionless and checks that it describes every column (type, and a description saying what
+the value is); then runs check_readback.R.
 
 Usage: python3 check_readback.py OUT.h5 CSV_FOLDER. Prints one line per table; exits 1 with FAIL lines on a mismatch.
 """
@@ -23,6 +24,15 @@ def fail(*parts):
 
 package = json.load(open(os.path.join(folder, "datapackage.json")))
 schemas = {r["path"][:-4]: r["schema"] for r in package["resources"]}
+
+# Every column has a description of its own: not absent, not empty, and not only the note the writer adds to every
+# timestamp column (FrictionlessSchema.swift), which tells the format but not what the time is.
+kind_notes = {"UTC time, ISO 8601 with Z", "wall-clock time of unknown zone, ISO 8601 without offset"}
+for table, schema in schemas.items():
+    undescribed = [field["name"] for field in schema.get("fields", [])
+                   if not str(field.get("description", "")).strip() or field["description"] in kind_notes]
+    if undescribed:
+        fail(table, "columns without a description in datapackage.json:", ", ".join(undescribed))
 import h5py  # noqa: E402
 
 with h5py.File(h5, "r") as f:

@@ -6,25 +6,27 @@ public enum TestSupport {
     public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `../shared/realdata/<sub>` beside the package, or `nil` (with a printed reason) when it is absent.
-    public static func realData(_ sub: String) -> URL? {
-        let folder = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/realdata/\(sub)")
-        if FileManager.default.fileExists(atPath: folder.path) { return folder }
-        print("skipped: real data folder \(folder.path) is absent")
-        return nil
+    /// `../shared/realdata` beside the package: the real files (present on the development machine and on CI).
+    public static let realDataRoot: URL = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/realdata")
+
+    /// Whether `../shared/realdata/<relativePath>` exists. Tests that read real files declare it as their condition,
+    /// `.enabled(if: TestSupport.hasRealData("mynd"), "../shared/realdata/mynd is absent")`, so that a missing
+    /// folder shows as a skipped test in the report instead of a silent pass.
+    public static func hasRealData(_ relativePath: String) -> Bool {
+        FileManager.default.fileExists(atPath: realDataRoot.appendingPathComponent(relativePath).path)
     }
 
-    /// `../shared/specs/<sub>` beside the package, or `nil` when absent.
-    public static func specs(_ sub: String) -> URL? {
-        let folder = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/specs/\(sub)")
-        if FileManager.default.fileExists(atPath: folder.path) { return folder }
-        print("skipped: specs folder \(folder.path) is absent")
-        return nil
+    /// `../shared/realdata/<relativePath>`, or `nil` when it is absent; a test gated by `hasRealData` unwraps it with
+    /// `try #require(...)`, so a file missing from a present folder fails the test.
+    public static func realData(_ relativePath: String) -> URL? {
+        let url = realDataRoot.appendingPathComponent(relativePath)
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 
     /// A new empty temporary folder.
     public static func temporaryFolder() -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("brainbatch-\(UUID().uuidString)")
+        // A folder that cannot be made shows up as the caller's first failed write into it.
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -47,6 +49,7 @@ public enum TestSupport {
         process.standardInput = input
         try process.run()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        // Closing stdin of a child that already exited can fail; the exit status and output are what count.
         try? input.fileHandleForWriting.close()
         // Read both pipes before waiting, so a large output cannot block the child.
         final class Box: @unchecked Sendable { var data = Data() }
