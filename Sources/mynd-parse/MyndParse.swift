@@ -18,13 +18,33 @@ enum DateOrderChoice: String, ExpressibleByArgument, CaseIterable {
     var order: DateOrder? { DateOrder(rawValue: rawValue) }
 }
 
-/// The parameters recorded in the provenance.
+/// The parameters recorded in the provenance (numbers as JSON numbers).
 struct Parameters: Encodable {
+    struct Welch: Encodable {
+        var segment_s: Double
+        var overlap = 0.5
+        var window = "hann (periodic)"
+        var detrend = "constant"
+        var scaling = "density"
+        var epoch_mean_removed = true
+        var relative_to_hz = [1.0, 45.0]
+    }
+    struct Quality: Encodable {
+        var window_s = 0.5
+        var threshold_uv2 = SignalQuality.threshold
+        var initial_average = SignalQuality.initialAverage
+    }
+    struct AppAlphaWindows: Encodable {
+        var window_s = AppAlpha.windowSeconds
+        var step_s = AppAlpha.stepSeconds
+        var band_hz = [8.0, 12.0]
+        var window = "hann (symmetric)"
+    }
     var date_order: String
     var bands: String
-    var welch: [String: String]
-    var quality: [String: String]
-    var app_alpha: [String: String]
+    var welch: Welch
+    var quality = Quality()
+    var app_alpha = AppAlphaWindows()
     var definitions: String?
     var check_protocol: String?
     var protocol_name: String?
@@ -120,13 +140,7 @@ struct MyndParse: ParsableCommand {
 
     func parameters(protocolName: String?) -> Parameters {
         Parameters(date_order: dateOrder.rawValue, bands: bands.map(\.description).joined(separator: ","),
-                   welch: ["segment_s": String(welchSegmentS), "overlap": "0.5", "window": "hann (periodic)",
-                           "detrend": "constant", "scaling": "density", "epoch_mean_removed": "true",
-                           "relative_to": "1-45 Hz"],
-                   quality: ["window_s": "0.5", "threshold_uv2": String(SignalQuality.threshold),
-                             "initial_average": String(SignalQuality.initialAverage)],
-                   app_alpha: ["window_s": String(AppAlpha.windowSeconds), "step_s": String(AppAlpha.stepSeconds),
-                               "band_hz": "8-12", "window": "hann (symmetric)"],
+                   welch: .init(segment_s: welchSegmentS),
                    definitions: definitions, check_protocol: checkProtocol, protocol_name: protocolName)
     }
 
