@@ -1,5 +1,4 @@
 import Foundation
-import HDF5
 import Tables
 
 /// Everything one run reads: questionnaire results, analysed recordings and the files set aside, turned into
