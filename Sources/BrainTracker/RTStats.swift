@@ -10,7 +10,7 @@ public enum RTStats {
     }
 
     /// Reads and analyses one input. `format` `nil` detects it.
-    public static func analyze(_ data: Data, sourceFile: String, format: InputFormat?, options: AnalysisOptions,
+    public static func analyze(_ data: Data, sourceFile: String, format: InputFormat?, options: SessionAnalysisOptions,
                                skipBadLines: Bool) throws(BrainTrackerError) -> RTAnalysis {
         let text = TextLines(data)
         guard !text.isBlank else { throw .noData(file: sourceFile) }

@@ -7,7 +7,7 @@ public enum ResultsFileAnalysis {
     static let unitRepairBefore = CivilTime.seconds(year: 2014, month: 4, day: 27)
 
     /// Analyses a parsed file.
-    public static func analyze(_ file: ResultsFile, options: AnalysisOptions) -> RTAnalysis {
+    public static func analyze(_ file: ResultsFile, options: SessionAnalysisOptions) -> RTAnalysis {
         let rows = file.rows
         var anomalies = file.anomalies
         func note(_ line: Int?, _ code: String, _ message: String, location: String? = nil,

@@ -2,7 +2,7 @@
 enum SessionStatistics {
     /// Scores `trials` with Seth's percentile and summarises each session. `trials[i].sessionSeq` indexes
     /// `sessions` (1-based); `validSeth` must be set.
-    static func apply(trials: inout [TrialRecord], sessions: inout [SessionRecord], options: AnalysisOptions,
+    static func apply(trials: inout [TrialRecord], sessions: inout [SessionRecord], options: SessionAnalysisOptions,
                       format: InputFormat) {
         let order = trials.indices.sorted { (trials[$0].sessionSeq, $0) < (trials[$1].sessionSeq, $1) }
         let inputs = order.map { index in

@@ -171,7 +171,7 @@ public struct SethRExport: Sendable {
 
     /// Sessions (distinct `condition` in order of appearance), Seth's statistics in `final` mode by default,
     /// with the exclusions of his program; the app-rule columns are NA.
-    public static func analyze(_ export: SethRExport, options: AnalysisOptions) -> RTAnalysis {
+    public static func analyze(_ export: SethRExport, options: SessionAnalysisOptions) -> RTAnalysis {
         var seqOfCondition: [String: Int] = [:]
         var conditions: [String] = []
         var trials: [TrialRecord] = []

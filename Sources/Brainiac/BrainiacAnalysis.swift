@@ -11,7 +11,7 @@ public final class BrainiacAnalysis {
     public static let tableNames = ["frames", "baseline", "indicators", BandPowerTable.name]
 
     public let sourceFile: String
-    public let options: AnalysisOptions
+    public let options: BrainiacAnalysisOptions
 
     private let engine = FrameEngine()
     private let welch: Welch
@@ -36,13 +36,13 @@ public final class BrainiacAnalysis {
     private var indicatorRows: [(segment: Int, indicator: Indicator, x0: Double, y0: Double)] = []
     private var bandPowerRows: [BandPowerRow] = []
 
-    /// Options must be valid (``AnalysisOptions/validate()``); invalid Welch parameters fall back to scipy's
+    /// Options must be valid (``BrainiacAnalysisOptions/validate()``); invalid Welch parameters fall back to scipy's
     /// defaults.
-    public init(sourceFile: String, options: AnalysisOptions) {
+    public init(sourceFile: String, options: BrainiacAnalysisOptions) {
         self.sourceFile = sourceFile
         self.options = options
         // The scipy defaults at 250 Hz are valid, so the fallback cannot fail.
-        let welch = (try? Welch(options.welch)) ?? (try! Welch(WelchParameters(samplingRate: Brainiac.samplingRate)))
+        let welch = (try? Welch(options.welch)) ?? (try! Welch(WelchParameters(samplingRate: BrainiacHeadband.samplingRate)))
         self.welch = welch
         recordingPower = (0..<4).map { _ in welch.makeAccumulator() }
         windowPower = (0..<4).map { _ in welch.makeAccumulator() }
@@ -90,7 +90,7 @@ public final class BrainiacAnalysis {
             if recentFrames.count > Baseline.frameCount { recentFrames.removeFirst() }
         }
         let counter = engine.counter
-        let endSeconds = Double(last.sampleIndex + 1) / Brainiac.samplingRate
+        let endSeconds = Double(last.sampleIndex + 1) / BrainiacHeadband.samplingRate
         guard let current = baseline else { return }
         if current.status == .notStarted, counter == current.endCounter {
             takeBaseline(endSeconds: endSeconds)
@@ -153,7 +153,7 @@ public final class BrainiacAnalysis {
                 bandPowerRows += BandPowerTable.rows(spectrum, bands: options.bands, sourceFile: sourceFile,
                                                      segment: segment, scope: .recording, scopeIndex: segment,
                                                      startSeconds: segmentStartSeconds,
-                                                     channel: Brainiac.channelNames[c])
+                                                     channel: BrainiacHeadband.channelNames[c])
             }
         }
         if let baseline { baselineRows.append((segment, baseline)) }
@@ -218,7 +218,7 @@ public final class BrainiacAnalysis {
                 bandPowerRows += BandPowerTable.rows(spectrum, bands: options.bands, sourceFile: sourceFile,
                                                      segment: segment, scope: .window, scopeIndex: windowIndex,
                                                      startSeconds: windowStartSeconds,
-                                                     channel: Brainiac.channelNames[c])
+                                                     channel: BrainiacHeadband.channelNames[c])
             }
             accumulator.reset()
         }

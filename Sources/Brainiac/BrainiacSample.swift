@@ -31,7 +31,7 @@ public struct BrainiacSample: Sendable, Equatable {
     }
 
     /// The device-clock time in seconds, `sample_index / 250`.
-    public var timeSeconds: Double { Double(sampleIndex) / Brainiac.samplingRate }
+    public var timeSeconds: Double { Double(sampleIndex) / BrainiacHeadband.samplingRate }
 
     /// Whether a lost-sample gap lies between this sample and the previous received one of its segment
     /// (set by the decoder under `--gaps sdk`; frames whose window contains such a sample span a gap).

@@ -22,5 +22,5 @@ public struct CaptureSegment: Sendable, Equatable {
     }
 
     /// `(last sample_index + 1) / 250`.
-    public var durationSeconds: Double { Double(lastSampleIndex + 1) / Brainiac.samplingRate }
+    public var durationSeconds: Double { Double(lastSampleIndex + 1) / BrainiacHeadband.samplingRate }
 }

@@ -29,7 +29,7 @@ public enum CaptureTables {
                    description: "the SDK's received-sample count at the first sample after the event (NA for tails)"),
             .int32("sample_index", events.map(\.sampleIndex), unit: "sample",
                    description: "device-clock position of the first sample after the event (NA for tails)"),
-            .float("t_s", events.map { $0.sampleIndex.map { Double($0) / Brainiac.samplingRate } }, unit: "s",
+            .float("t_s", events.map { $0.sampleIndex.map { Double($0) / BrainiacHeadband.samplingRate } }, unit: "s",
                    description: "sample_index / 250: device time of the first sample after the event"),
         ])
     }

@@ -11,7 +11,7 @@ public final class FrameEngine {
     /// The zero-padded FFT length.
     public static let fftLength = 256
     /// Δf = 250/256 Hz per bin.
-    public static let binWidth = Brainiac.samplingRate / Double(fftLength)
+    public static let binWidth = BrainiacHeadband.samplingRate / Double(fftLength)
 
     private let spectrum = AmplitudeSpectrum(length: FrameEngine.fftLength)
     /// Channel-major: channel c's window at `c·250 ..< (c+1)·250`.
@@ -51,7 +51,7 @@ public final class FrameEngine {
         counter += count
         guard counter % FrameEngine.windowLength == 0 else { return nil }
         let frame = FFTFrame(index: counter / FrameEngine.windowLength - 1, counter: counter,
-                             endSeconds: Double(samples[count - 1].sampleIndex + 1) / Brainiac.samplingRate,
+                             endSeconds: Double(samples[count - 1].sampleIndex + 1) / BrainiacHeadband.samplingRate,
                              spansGap: windowSpansGap, channels: (0..<4).map(channel))
         windowSpansGap = false
         return frame

@@ -27,7 +27,7 @@ public enum SDKAnalysisTables {
                     counter.append(Int32(clamping: f.counter))
                     endSeconds.append(f.endSeconds)
                     spansGap.append(f.spansGap ? 1 : 0)
-                    channel.append(Brainiac.channelNames[c])
+                    channel.append(BrainiacHeadband.channelNames[c])
                     self.band.append(band.name)
                     dominantBin.append(Int32(values.dominantBin))
                     dominantHz.append(values.dominantHz)

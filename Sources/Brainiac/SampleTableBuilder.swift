@@ -83,7 +83,7 @@ public struct SampleTableBuilder {
             Column("byte2", description: "unknown packet byte 2, raw", .int32(full.byte2)),
             Column("byte11", description: "unknown packet byte 11, raw", .int32(full.byte11)),
         ]
-        for (name, values) in zip(Brainiac.channelNames, [full.t3, full.o1, full.t4, full.o2]) {
+        for (name, values) in zip(BrainiacHeadband.channelNames, [full.t3, full.o1, full.t4, full.o2]) {
             columns.append(Column(name.lowercased() + "_uv", unit: "µV",
                                   description: "\(name) EEG: floor(raw × K) nV / 1000", .float64(values)))
         }

@@ -41,7 +41,7 @@ public enum TestSequence: Sendable, Equatable {
     /// The value of sample `n` (the counter) in nV.
     public func nanovolts(_ n: Int) -> Double {
         // Evaluated as the formulas are written: 2π·f·n/250.
-        let x = Double(n), fs = Brainiac.samplingRate
+        let x = Double(n), fs = BrainiacHeadband.samplingRate
         switch self {
         case .v1(let frequency):
             return 100_000 * sin(2 * .pi * frequency * x / fs)

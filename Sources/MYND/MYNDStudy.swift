@@ -12,12 +12,12 @@ public struct MYNDStudy: Sendable {
     public var recordings: [RecordingAnalysis] = []
     /// Anomalies of files that were set aside (`ignored`).
     public var setAside: [Anomaly] = []
-    public let options: AnalysisOptions
+    public let options: RecordingAnalysisOptions
     /// How an HDF5 recording is read: in this process (``RecordingReader/inProcess``), or in a child process
     /// where a fault of libhdf5 on a corrupt file cannot end the run (`mynd-parse`).
     public let recordingReader: RecordingReader
 
-    public init(options: AnalysisOptions = AnalysisOptions(), recordingReader: RecordingReader = .inProcess) {
+    public init(options: RecordingAnalysisOptions = RecordingAnalysisOptions(), recordingReader: RecordingReader = .inProcess) {
         self.options = options
         self.recordingReader = recordingReader
     }

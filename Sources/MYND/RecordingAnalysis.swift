@@ -2,7 +2,7 @@ import Spectral
 import Tables
 
 /// What changes the numbers of a recording's derived tables (recorded in the provenance).
-public struct AnalysisOptions: Sendable, Equatable {
+public struct RecordingAnalysisOptions: Sendable, Equatable {
     /// Bands for `band_power` (`--bands`).
     public var bands: [FrequencyBand]
     /// Welch segment length in s (2 s = 512 samples at 256 Hz), 50 % overlap, periodic Hann.
@@ -55,7 +55,7 @@ public struct RecordingAnalysis: Sendable {
     public var anomalies: [Anomaly]
 
     /// Computes events, epochs, quality and band power of a recording.
-    public init(_ recording: MYNDRecording, options: AnalysisOptions) {
+    public init(_ recording: MYNDRecording, options: RecordingAnalysisOptions) {
         let rate = recording.samplingRate
         sampleCount = recording.sampleCount
         let (events, eventAnomalies) = MarkerEvent.events(markers: recording.markers, rate: rate,
@@ -90,7 +90,7 @@ public struct RecordingAnalysis: Sendable {
 
     /// Welch band power per epoch and per condition (epoch PSDs averaged, weighted by segments), spec §6.3.
     static func bandPower(_ recording: MYNDRecording, epochs: [ConditionEpoch],
-                          options: AnalysisOptions) -> [MYNDBandPowerRow] {
+                          options: RecordingAnalysisOptions) -> [MYNDBandPowerRow] {
         guard !epochs.isEmpty, let welch = try? Welch(options.welchParameters(rate: recording.samplingRate)) else {
             return []
         }

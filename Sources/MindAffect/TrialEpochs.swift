@@ -12,7 +12,7 @@ public struct TrialEpoch: Sendable, Equatable {
     public var stimuli: [UInt8]
 }
 
-extension RecordingAnalysis {
+extension SaveFileAnalysis {
     /// One epoch per trial, from `beforeMs` before the first frame to `afterMs` after the last one, with the
     /// stimulus states of ``StimulusSequence/sampleStates(sampleMs:)`` masked to the trial (default rules, not the
     /// PMB compat slicing of §4.1).

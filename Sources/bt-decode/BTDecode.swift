@@ -71,13 +71,13 @@ struct BTDecode: ParsableCommand {
     var noAnalysis = false
 
     /// The analysis options from the command line; a usage error (exit 64) when they cannot work.
-    func analysisOptions() throws -> AnalysisOptions {
+    func analysisOptions() throws -> BrainiacAnalysisOptions {
         do {
-            var options = AnalysisOptions(baselineDelay: baselineDelay, indicatorRules: indicatorRules, windowSeconds: windowS)
+            var options = BrainiacAnalysisOptions(baselineDelay: baselineDelay, indicatorRules: indicatorRules, windowSeconds: windowS)
             if let baselineStartSample {
-                options.baselineStart = AnalysisOptions.baselineStart(sample: baselineStartSample)
+                options.baselineStart = BrainiacAnalysisOptions.baselineStart(sample: baselineStartSample)
             } else {
-                options.baselineStart = try AnalysisOptions.baselineStart(parsingSeconds: baselineStartS)
+                options.baselineStart = try BrainiacAnalysisOptions.baselineStart(parsingSeconds: baselineStartS)
             }
             if let bands { options.bands = bands }
             try options.validate()
@@ -103,7 +103,7 @@ struct BTDecode: ParsableCommand {
         var scaling_nv_per_count: Double
         /// Whether the analysis tables were made (`--no-analysis` turns them off; `analysis` is then absent).
         var analysis_tables: Bool
-        var analysis: AnalysisOptions?
+        var analysis: BrainiacAnalysisOptions?
     }
 
     func run() throws {
@@ -161,7 +161,7 @@ struct BTDecode: ParsableCommand {
             }
             let parameters = Parameters(byte_order: byteOrder.rawValue, order_step: orderStep,
                                         max_gap_samples: maxGap, split_segments: !noSplit, gaps: gaps.rawValue,
-                                        sampling_rate_hz: Brainiac.samplingRate,
+                                        sampling_rate_hz: BrainiacHeadband.samplingRate,
                                         scaling_nv_per_count: BrainiacScaling.nanovoltsPerCount,
                                         analysis_tables: !noAnalysis, analysis: noAnalysis ? nil : analysisOptions)
             try out.commit(provenance: runner.provenance(inputs: records,

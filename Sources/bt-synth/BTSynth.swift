@@ -77,7 +77,7 @@ struct BTSynth: ParsableCommand {
         case .v1: settings.sequence = .v1(frequency: frequency)
         case .v2: settings.sequence = .v2(before: presetBefore, after: preset, switchAt: sdkTestTiming ? 7750 : switchAt)
         }
-        settings.samples = 2 * Int((durationS * Brainiac.samplingRate / 2).rounded())
+        settings.samples = 2 * Int((durationS * BrainiacHeadband.samplingRate / 2).rounded())
         settings.ord0 = ord0
         settings.byteOrder = byteOrder
         settings.seed = seed

@@ -8,7 +8,7 @@ struct ChannelGain: ExpressibleByArgument {
 
     init?(argument: String) {
         let parts = argument.split(separator: "=")
-        guard parts.count == 2, let channel = Brainiac.channelNames.firstIndex(of: parts[0].uppercased()),
+        guard parts.count == 2, let channel = BrainiacHeadband.channelNames.firstIndex(of: parts[0].uppercased()),
               let gain = Double(parts[1]), gain.isFinite else { return nil }
         (self.channel, self.gain) = (channel, gain)
     }

@@ -147,7 +147,7 @@ struct MyndParse: ParsableCommand {
     func run() throws {
         let runner = ToolRunner(tool: "mynd-parse", quiet: output.quiet, verbose: output.verbose, keepGoing: output.keepGoing)
         try runner.run {
-            let options = AnalysisOptions(bands: bands, welchSegmentSeconds: welchSegmentS)
+            let options = RecordingAnalysisOptions(bands: bands, welchSegmentSeconds: welchSegmentS)
             if let folder = checkProtocol {
                 try runCheck(folder: folder, runner: runner, options: options)
             } else {
@@ -169,7 +169,7 @@ struct MyndParse: ParsableCommand {
         return DefinitionSet(found)
     }
 
-    func runParse(runner: ToolRunner, options: AnalysisOptions) throws {
+    func runParse(runner: ToolRunner, options: RecordingAnalysisOptions) throws {
         let definitionSet = try loadDefinitions()
         var study = MYNDStudy(options: options, recordingReader: Self.recordingReader)
         var paths: [String] = []
@@ -208,7 +208,7 @@ struct MyndParse: ParsableCommand {
         try runner.finish(failures: failures)
     }
 
-    func runCheck(folder: String, runner: ToolRunner, options: AnalysisOptions) throws {
+    func runCheck(folder: String, runner: ToolRunner, options: RecordingAnalysisOptions) throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw ToolError.unreadable(path: folder, reason: "--check-protocol needs a subject folder")

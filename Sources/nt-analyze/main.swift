@@ -93,29 +93,29 @@ struct Analyze: ParsableCommand {
         let runner = ToolRunner(tool: "nt-analyze", quiet: output.quiet, verbose: output.verbose, keepGoing: output.keepGoing)
         try runner.run {
             let codeTable = try loadCodes(codes)
-            let options = AnalysisOptions(clock: clock, itiMs: itiMs, timestampRule: timestamps,
+            let options = SaveFileAnalysisOptions(clock: clock, itiMs: itiMs, timestampRule: timestamps,
                                           heartbeatGapMs: heartbeatGapMs, codes: codes)
-            let out = try output.open(tableNames: AnalysisTables.names, inputs: inputs)
+            let out = try output.open(tableNames: SaveFileTables.names, inputs: inputs)
             var records: [InputRecord] = []
-            var analyses: [RecordingAnalysis] = []
+            var analyses: [SaveFileAnalysis] = []
             let progress = ProgressBar(inputs: inputs, quiet: output.quiet)
             let failures = try runner.forEachInput(inputs, progress: progress) { path in
                 let (data, record) = try InputFile.read(path)
                 let file = try SaveFile.parse(data, sourceFile: path, skipBadLines: skipBadLines)
-                let analysis = RecordingAnalysis(file, options: options, codes: codeTable)
+                let analysis = SaveFileAnalysis(file, options: options, codes: codeTable)
                 runner.diagnostics.report(analysis.anomalies, for: path)
                 progress.advance(bytes: data.count)
                 analyses.append(analysis)
                 records.append(record)
             }
-            let channels = AnalysisTables.channelCount(analyses)
-            let objectIDs = AnalysisTables.objectIDs(analyses)
+            let channels = SaveFileTables.channelCount(analyses)
+            let objectIDs = SaveFileTables.objectIDs(analyses)
             guard !analyses.isEmpty else { try runner.finish(failures: failures); return }
-            let builders: [(RecordingAnalysis) -> Table] = [
-                AnalysisTables.messages, AnalysisTables.modes, AnalysisTables.trials,
-                { AnalysisTables.samples($0, channels: channels) },
-                { AnalysisTables.stimuli($0, objectIDs: objectIDs) },
-                AnalysisTables.summary, AnalysisTables.anomalies,
+            let builders: [(SaveFileAnalysis) -> Table] = [
+                SaveFileTables.messages, SaveFileTables.modes, SaveFileTables.trials,
+                { SaveFileTables.samples($0, channels: channels) },
+                { SaveFileTables.stimuli($0, objectIDs: objectIDs) },
+                SaveFileTables.summary, SaveFileTables.anomalies,
             ]
             for build in builders {
                 for analysis in analyses { try out.write(build(analysis)) }
@@ -123,7 +123,7 @@ struct Analyze: ParsableCommand {
             // HDF5 also holds the matrices under /arrays/ (one subgroup per file when there are several).
             for (index, analysis) in analyses.enumerated() {
                 let prefix = analyses.count == 1 ? "" : "file\(index + 1)"
-                for array in AnalysisArrays.arrays(analysis, prefix: prefix) { try out.writeArray(array) }
+                for array in SaveFileArrays.arrays(analysis, prefix: prefix) { try out.writeArray(array) }
             }
             let parameters = Parameters(clock: clock.rawValue, iti_ms: itiMs, timestamp_rule: timestamps.rawValue,
                                         heartbeat_gap_ms: heartbeatGapMs, codes: codes, skip_bad_lines: skipBadLines)

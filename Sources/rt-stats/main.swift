@@ -49,7 +49,7 @@ struct UTCTime: ExpressibleByArgument {
 /// The parameters recorded in the provenance.
 struct Parameters: Encodable {
     var input_format: String
-    var analysis: AnalysisOptions
+    var analysis: SessionAnalysisOptions
     var skip_bad_lines: Bool
 }
 
@@ -127,7 +127,7 @@ struct RTStatsCommand: ParsableCommand {
     func run() throws {
         let runner = ToolRunner(tool: "rt-stats", quiet: output.quiet, verbose: output.verbose, keepGoing: output.keepGoing)
         try runner.run {
-            var options = AnalysisOptions()
+            var options = SessionAnalysisOptions()
             options.trialsPerSession = trialsPerSession.count
             options.scoreRule = scoreRule
             options.ruleCutover = ruleCutover.secondsSince1970
@@ -143,7 +143,7 @@ struct RTStatsCommand: ParsableCommand {
             case .brt: .brt
             case .sethR: .sethR
             }
-            let out = try output.open(tableNames: AnalysisTables.names, inputs: inputs)
+            let out = try output.open(tableNames: BrainTrackerTables.names, inputs: inputs)
             var records: [InputRecord] = []
             var analyses: [RTAnalysis] = []
             let progress = ProgressBar(inputs: inputs, quiet: output.quiet)
@@ -157,7 +157,7 @@ struct RTStatsCommand: ParsableCommand {
                 records.append(record)
             }
             guard !analyses.isEmpty else { try runner.finish(failures: failures); return }
-            for build in [AnalysisTables.trials, AnalysisTables.sessions, AnalysisTables.anomalies] {
+            for build in [BrainTrackerTables.trials, BrainTrackerTables.sessions, BrainTrackerTables.anomalies] {
                 for analysis in analyses { try out.write(build(analysis)) }
             }
             let parameters = Parameters(input_format: inputFormat.rawValue, analysis: options, skip_bad_lines: skipBadLines)

@@ -9,7 +9,7 @@ import TestSupport
        .enabled(if: TestSupport.hasRealData("braintracker"), "../shared/realdata/braintracker is absent"))
 struct RealFileTests {
     static func analyse(_ name: String,
-                        options: AnalysisOptions = AnalysisOptions()) throws -> (TextLines, ResultsFile, RTAnalysis) {
+                        options: SessionAnalysisOptions = SessionAnalysisOptions()) throws -> (TextLines, ResultsFile, RTAnalysis) {
         let url = try #require(TestSupport.realData("braintracker/\(name)"))
         let data = try Data(contentsOf: url)
         let text = TextLines(data)

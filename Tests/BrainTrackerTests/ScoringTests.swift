@@ -7,7 +7,7 @@ import Testing
 /// each against values worked out by hand from the spec.
 @Suite("sessions, scores and statistics")
 struct ScoringTests {
-    static func analyse(_ text: String, _ options: AnalysisOptions = AnalysisOptions()) throws -> RTAnalysis {
+    static func analyse(_ text: String, _ options: SessionAnalysisOptions = SessionAnalysisOptions()) throws -> RTAnalysis {
         let file = try ResultsFile.parse(TextLines(Data(text.utf8)), sourceFile: "t.csv", skipBadLines: false)
         return ResultsFileAnalysis.analyze(file, options: options)
     }
@@ -61,7 +61,7 @@ struct ScoringTests {
         for code in ["W_RUN_SPLIT", "W_SESSION_ROW_DETACHED", "W_SESSION_WITHOUT_TRIALS", "W_ABORTED_SESSION"] { #expect(codes.contains(code), "\(code)") }
         #expect(a.anomalies.filter { $0.code == "W_ABORTED_SESSION" }.map(\.line) == [2, 8])
         // A larger --gap-minutes keeps the run whole.
-        var options = AnalysisOptions()
+        var options = SessionAnalysisOptions()
         options.gapMinutes = 600
         let whole = try Self.analyse("date,x\nID1,2014-09-15 03:28:00 +0000,1,400,c\nID1,2014-09-15 13:07:00 +0000,1,400,c\n,2014-09-15 13:08:00 +0000,Session,0.5,c", options)
         #expect(whole.sessions.map(\.nTrials) == [2])
@@ -104,7 +104,7 @@ struct ScoringTests {
         #expect(s.scoreMatch == "exact")              // 0.0364583… printed with %f
         #expect(abs(s.pctAppMean! - 7.0 / 18) < 1e-15)
         #expect(a.anomalies.map(\.code) == ["W_N_DIFFERS"])
-        var auto = AnalysisOptions()
+        var auto = SessionAnalysisOptions()
         auto.trialsPerSession = nil
         let b = try Self.analyse(text, auto)
         #expect(abs(b.sessions[0].scoreRecomputed! - 7.0 / 18) < 1e-15 && b.sessions[0].nExpected == 3)
@@ -112,7 +112,7 @@ struct ScoringTests {
         #expect(b.anomalies.map(\.code) == ["I_SCORE_DIFFERS"])
         #expect(b.anomalies[0].severity == .info)
         #expect(AppPercentile.match(delta: 4e-7) == "exact" && AppPercentile.match(delta: -0.0013) == "close" && AppPercentile.match(delta: 0.01) == "differs")
-        var window = AnalysisOptions()
+        var window = SessionAnalysisOptions()
         window.scoreRule = .window100
         #expect(try Self.analyse(text, window).sessions[0].scoreRule == .window100)
     }

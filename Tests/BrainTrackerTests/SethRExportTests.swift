@@ -8,7 +8,7 @@ import TestSupport
 struct SethRExportTests {
     static let header = "\"when\",\"condition\",\"trial\",\"foreperiod.msec\",\"problem\",\"latency.msec\",\"latency.ptile\",\"actual.answer\",\"correct\",\"include\",\"note\""
 
-    static func analyse(_ text: String, _ options: AnalysisOptions = AnalysisOptions(), skip: Bool = false) throws -> RTAnalysis {
+    static func analyse(_ text: String, _ options: SessionAnalysisOptions = SessionAnalysisOptions(), skip: Bool = false) throws -> RTAnalysis {
         try RTStats.analyze(Data(text.utf8), sourceFile: "r.csv", format: nil, options: options, skipBadLines: skip)
     }
 
@@ -64,7 +64,7 @@ struct SethRExportTests {
         let headerOnly = try Self.analyse(Self.header + "\n")
         #expect(headerOnly.trials.isEmpty && headerOnly.anomalies.map(\.code) == ["W_NO_RECORDS"])
         #expect(throws: BrainTrackerError.self) {
-            try RTStats.analyze(Data((Self.header + "\n").utf8), sourceFile: "r.csv", format: .brt, options: AnalysisOptions(), skipBadLines: false)
+            try RTStats.analyze(Data((Self.header + "\n").utf8), sourceFile: "r.csv", format: .brt, options: SessionAnalysisOptions(), skipBadLines: false)
         }
     }
 
@@ -90,7 +90,7 @@ struct SethRExportTests {
         let folder = TestSupport.temporaryFolder()
         let path = folder.appendingPathComponent("r.csv").path
         try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        var options = AnalysisOptions()
+        var options = SessionAnalysisOptions()
         options.sethWindow = 30
         let a = try RTStats.analyze(Data(contentsOf: URL(fileURLWithPath: path)), sourceFile: "r.csv", format: nil, options: options, skipBadLines: false)
         let script = """

@@ -73,7 +73,7 @@ struct BandPowerTests {
     func shortWindowAndOptions() throws {
         let bands = try FrequencyBand.parseList("slow:1-10,fast:10-40")
         let table = FrameTestSamples.analyse(Self.samples(count: 5_200),
-                                             options: AnalysisOptions(bands: bands, windowSeconds: 4))["band_power"]!
+                                             options: BrainiacAnalysisOptions(bands: bands, windowSeconds: 4))["band_power"]!
         // 5200 samples in windows of 1000: 5 whole windows, the last 200 give none; plus the recording.
         #expect(table.rowCount == (1 + 5) * 4 * 2)
         #expect(Set(table.stringColumn("band")) == ["slow", "fast"])
@@ -91,7 +91,7 @@ struct BandPowerTests {
 
     @Test("Tables read back with h5py and pandas: names, units, values")
     func readBack() throws {
-        let analysis = BrainiacAnalysis(sourceFile: "x.bin", options: AnalysisOptions())
+        let analysis = BrainiacAnalysis(sourceFile: "x.bin", options: BrainiacAnalysisOptions())
         analysis.consume(FrameTestSamples.samples(count: 7_500, FrameTestSamples.v2Timeline()))
         analysis.finish()
         let tables = analysis.tables

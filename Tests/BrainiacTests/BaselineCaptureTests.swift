@@ -27,7 +27,7 @@ struct BaselineCaptureTests {
         let (bytes, _) = try synthesize { $0.dropPackets = [200] }
         let (samples, _) = try decodeCapture(bytes)
         #expect(samples.count == 9_998)
-        let frames = FrameTestSamples.analyse(samples, options: AnalysisOptions(baselineStart: nil))["frames"]!
+        let frames = FrameTestSamples.analyse(samples, options: BrainiacAnalysisOptions(baselineStart: nil))["frames"]!
         // Samples 400 and 401 are lost: frame 1 (received 250…499) spans the gap and ends at device sample 501.
         #expect(frames.boolColumn("spans_gap")[12] == true && frames.boolColumn("spans_gap")[0] == false)
         #expect(frames.floatColumn("t_s")[12] == 502.0 / 250)

@@ -93,7 +93,7 @@ struct BaselineTimelineTests {
     @Test("--indicator-rules corrected is recorded in the baseline row and sets X4m = 0")
     func corrected() {
         let baseline = FrameTestSamples.analyse(FrameTestSamples.samples(count: 5_500, FrameTestSamples.v2Timeline()),
-                                                options: AnalysisOptions(indicatorRules: .corrected))["baseline"]!
+                                                options: BrainiacAnalysisOptions(indicatorRules: .corrected))["baseline"]!
         #expect(baseline.stringColumn("indicator_rules") == ["corrected"])
         #expect(baseline.floatColumn("x4m_sdk") == [0])
     }
@@ -102,7 +102,7 @@ struct BaselineTimelineTests {
     func failed() {
         // D = 0: the baseline is taken at E = S = 2750 over frames 1–10, none bypassed, all-zero: not clear.
         let tables = FrameTestSamples.analyse(FrameTestSamples.samples(count: 5_000) { _ in 0 },
-                                              options: AnalysisOptions(baselineDelay: 0))
+                                              options: BrainiacAnalysisOptions(baselineDelay: 0))
         let baseline = tables["baseline"]!, frames = tables["frames"]!
         #expect(baseline.stringColumn("status") == ["failed_empty"])
         #expect(baseline.intColumn("first_frame") == [1] && baseline.intColumn("last_frame") == [10])
@@ -116,26 +116,26 @@ struct BaselineTimelineTests {
 
     @Test("Baseline start S rounded up to even; too early refused; a segment ending before E: not_started")
     func timing() throws {
-        #expect(AnalysisOptions.baselineStart(seconds: 11) == 2750)
-        #expect(AnalysisOptions.baselineStart(seconds: 11.001) == 2752)
-        #expect(AnalysisOptions.baselineStart(sample: 2751) == 2752)
+        #expect(BrainiacAnalysisOptions.baselineStart(seconds: 11) == 2750)
+        #expect(BrainiacAnalysisOptions.baselineStart(seconds: 11.001) == 2752)
+        #expect(BrainiacAnalysisOptions.baselineStart(sample: 2751) == 2752)
         #expect(throws: AnalysisOptionsError.baselineTooEarly(2748)) {
-            try AnalysisOptions(baselineStart: 2748).validate()
+            try BrainiacAnalysisOptions(baselineStart: 2748).validate()
         }
-        #expect(throws: Never.self) { try AnalysisOptions().validate() }
-        #expect(try AnalysisOptions.baselineStart(parsingSeconds: "none") == nil)
-        #expect(try AnalysisOptions.baselineStart(parsingSeconds: "12.5") == 3126)
+        #expect(throws: Never.self) { try BrainiacAnalysisOptions().validate() }
+        #expect(try BrainiacAnalysisOptions.baselineStart(parsingSeconds: "none") == nil)
+        #expect(try BrainiacAnalysisOptions.baselineStart(parsingSeconds: "12.5") == 3126)
         #expect(throws: AnalysisOptionsError.baselineStartText("soon")) {
-            try AnalysisOptions.baselineStart(parsingSeconds: "soon")
+            try BrainiacAnalysisOptions.baselineStart(parsingSeconds: "soon")
         }
-        let json = String(decoding: try! JSONEncoder().encode(AnalysisOptions(baselineStart: nil)), as: UTF8.self)
+        let json = String(decoding: try! JSONEncoder().encode(BrainiacAnalysisOptions(baselineStart: nil)), as: UTF8.self)
         #expect(json.contains("\"baseline_start_sample\":null") && json.contains("\"nperseg\":256"), "\(json)")
         let tables = FrameTestSamples.analyse(FrameTestSamples.samples(count: 4_000, FrameTestSamples.v2Timeline()))
         #expect(tables["baseline"]!.stringColumn("status") == ["not_started"])
         #expect(tables["baseline"]!.floatColumn("t_s")[0].isNaN)
         #expect(tables["indicators"]!.rowCount == 0)
         let disabled = FrameTestSamples.analyse(FrameTestSamples.samples(count: 4_000, FrameTestSamples.v2Timeline()),
-                                                options: AnalysisOptions(baselineStart: nil))
+                                                options: BrainiacAnalysisOptions(baselineStart: nil))
         #expect(disabled["baseline"]!.rowCount == 0 && disabled["frames"]!.rowCount == 16 * 12)
     }
 

@@ -52,7 +52,7 @@ enum FrameTestSamples {
     }
 
     /// Runs the analysis over samples and returns its tables by name.
-    static func analyse(_ samples: [BrainiacSample], options: AnalysisOptions = .init(),
+    static func analyse(_ samples: [BrainiacSample], options: BrainiacAnalysisOptions = .init(),
                         batch: Int = 977) -> [String: Table] {
         let analysis = BrainiacAnalysis(sourceFile: "test.bin", options: options)
         var index = 0

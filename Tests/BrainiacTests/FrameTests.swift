@@ -43,7 +43,7 @@ struct FrameTests {
     @Test("Every 1-s frame of each §6.3 signal: dominant bins, band means (7 digits), clear", arguments: vectors)
     func referenceVectors(vector: Vector) throws {
         let frames = FrameTestSamples.analyse(FrameTestSamples.samples(count: 1000, Self.signal(vector.name)),
-                                              options: AnalysisOptions(baselineStart: nil))["frames"]!
+                                              options: BrainiacAnalysisOptions(baselineStart: nil))["frames"]!
         #expect(frames.rowCount == 4 * 4 * 3)
         let bins = frames.intColumn("dominant_bin"), means = frames.floatColumn("band_mean_sdk")
         let clear = frames.boolColumn("clear"), rule = frames.boolColumn("clear_rule")
@@ -64,7 +64,7 @@ struct FrameTests {
         ]
         for (name, expected) in cases {
             let frames = FrameTestSamples.analyse(FrameTestSamples.samples(count: 250, inMemory: true, Self.signal(name)),
-                                                  options: AnalysisOptions(baselineStart: nil))["frames"]!
+                                                  options: BrainiacAnalysisOptions(baselineStart: nil))["frames"]!
             let means = frames.floatColumn("band_mean_sdk")
             for band in 0..<3 { #expect(analysisClose(means[band], expected[band], 5.1e-7), "\(name) \(band)") }
         }
@@ -82,7 +82,7 @@ struct FrameTests {
             return BrainiacSample(segment: 0, sampleIndex: n, counter: n, orderNumber: 0, byte2: 0, byte11: 0,
                                   nanovolts: v)
         }
-        let frames = FrameTestSamples.analyse(samples, options: AnalysisOptions(baselineStart: nil))["frames"]!
+        let frames = FrameTestSamples.analyse(samples, options: BrainiacAnalysisOptions(baselineStart: nil))["frames"]!
         let flat = samples.flatMap { [$0.nanovolts[0], $0.nanovolts[1], $0.nanovolts[2], $0.nanovolts[3]] }
         let url = TestSupport.temporaryFolder().appendingPathComponent("x.f64")
         try flat.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: url)
@@ -111,7 +111,7 @@ struct FrameTests {
     @Test("Frame rows: counter 250(k+1), t_s at the window's end, channel and band order, leftovers give none")
     func layout() {
         let frames = FrameTestSamples.analyse(FrameTestSamples.samples(count: 749, Self.signal("red")),
-                                              options: AnalysisOptions(baselineStart: nil))["frames"]!
+                                              options: BrainiacAnalysisOptions(baselineStart: nil))["frames"]!
         #expect(frames.rowCount == 2 * 12)
         #expect(frames.columnNames == ["source_file", "segment", "frame", "counter", "t_s", "spans_gap", "channel",
                                        "band", "dominant_bin", "dominant_hz", "peak_hz", "band_mean_sdk", "clear",
@@ -128,7 +128,7 @@ struct FrameTests {
     @Test("peak_hz: a 5-Hz line sits at bin 5.12, so the interpolated peak lies above bin 5 toward 5 Hz")
     func peak() {
         let frames = FrameTestSamples.analyse(FrameTestSamples.samples(count: 250, Self.signal("v1 f=3")),
-                                              options: AnalysisOptions(baselineStart: nil))["frames"]!
+                                              options: BrainiacAnalysisOptions(baselineStart: nil))["frames"]!
         // 3 Hz = bin 3.072: the theta peak is bin 3, refined upward, within half a bin of 3 Hz.
         let peak = frames.floatColumn("peak_hz")[0]
         #expect(peak > 3 * 250.0 / 256 && abs(peak - 3) < 0.5 * 250 / 256)
@@ -145,7 +145,7 @@ struct FrameTests {
         }
         // Lose samples just before frame 2's first sample (counter 500): the gap lies outside its window.
         samples[500].followsGap = true
-        let frames = FrameTestSamples.analyse(samples, options: AnalysisOptions(baselineStart: nil))["frames"]!
+        let frames = FrameTestSamples.analyse(samples, options: BrainiacAnalysisOptions(baselineStart: nil))["frames"]!
         #expect(frames.rowCount == 3 * 12)
         let spans = frames.boolColumn("spans_gap"), t = frames.floatColumn("t_s")
         #expect(spans[0] == false && spans[12] == true && spans[24] == false)
@@ -186,7 +186,7 @@ struct FrameStreamingTests {
             let tables = text(FrameTestSamples.analyse(samples, batch: batch))
             for name in BrainiacAnalysis.tableNames { #expect(tables[name] == reference[name], "batch \(batch): \(name)") }
         }
-        let analysis = BrainiacAnalysis(sourceFile: "test.bin", options: AnalysisOptions())
+        let analysis = BrainiacAnalysis(sourceFile: "test.bin", options: BrainiacAnalysisOptions())
         for sample in samples { analysis.consume(sample) }
         analysis.finish()
         #expect(analysis.tables.map { "\($0)" } == BrainiacAnalysis.tableNames.map { reference[$0] })

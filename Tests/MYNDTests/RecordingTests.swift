@@ -57,7 +57,7 @@ struct RecordingTests {
     @Test("Markers: the spec's sequence, onsets at 256 Hz, durations to the next marker, trial types")
     func events() throws {
         let recording = try Self.readReal()
-        let analysis = RecordingAnalysis(recording, options: AnalysisOptions())
+        let analysis = RecordingAnalysis(recording, options: RecordingAnalysisOptions())
         let events = analysis.events
         #expect(events.map(\.sample) == [0, 660, 1931, 2724, 18084, 19104, 19884, 35268, 36312])
         #expect(events.map(\.marker) == [910, 910, 310, 320, 330, 410, 420, 430, 910])
@@ -82,7 +82,7 @@ struct RecordingTests {
     @Test("Signal quality: spec medians and shares, and every window against a Python re-implementation")
     func quality() throws {
         let url = try #require(MYNDTestFiles.recording), recording = try Self.readReal()
-        let analysis = RecordingAnalysis(recording, options: AnalysisOptions())
+        let analysis = RecordingAnalysis(recording, options: RecordingAnalysisOptions())
         let summary = analysis.qualitySummary
         #expect(summary.map(\.windows) == [289, 289, 289, 289])
         let medians = summary.map { (($0.varianceMedian ?? 0) * 10).rounded() / 10 }
@@ -120,7 +120,7 @@ struct RecordingTests {
     @Test("Band power per epoch and condition against scipy.signal.welch and the spec's table")
     func bandPower() throws {
         let url = try #require(MYNDTestFiles.recording), recording = try Self.readReal()
-        let rows = RecordingAnalysis(recording, options: AnalysisOptions()).bandPower
+        let rows = RecordingAnalysis(recording, options: RecordingAnalysisOptions()).bandPower
         #expect(rows.count == 2 * 4 * 5 * 2)
         let alpha = rows.filter { $0.shared.band.name == "alpha" && $0.shared.scope == .condition }
         #expect(alpha.map(\.condition) == Array(repeating: "EyesOpen", count: 4) + Array(repeating: "EyesClosed", count: 4))

@@ -9,10 +9,10 @@ import TestSupport
 struct ExampleFileTests {
     /// The example file parsed and analysed once for all the tests that read it; a read or parse error fails each
     /// of them (`try parsed.get()`).
-    static let parsed: Result<(file: SaveFile, analysis: RecordingAnalysis), any Error> = Result {
+    static let parsed: Result<(file: SaveFile, analysis: SaveFileAnalysis), any Error> = Result {
         let url = TestSupport.realDataRoot.appendingPathComponent("mindaffect/mindaffectBCI_exampledata.txt")
         let file = try SaveFile.parse(try Data(contentsOf: url), sourceFile: "example.txt")
-        return (file, RecordingAnalysis(file, codes: GoldCodeFamily.mgold65_6532.table))
+        return (file, SaveFileAnalysis(file, codes: GoldCodeFamily.mgold65_6532.table))
     }
 
     func count(_ file: SaveFile, _ name: String, client: String? = nil) -> Int {
@@ -170,7 +170,7 @@ struct CompatTimestampTests {
         #expect(abs(sorted[sorted.count / 2] - -4) <= 0.5)
         #expect(abs(sorted.first! - -57) <= 1)
         #expect(abs(sorted.last! - 2) <= 1)
-        let analysis = RecordingAnalysis(file, options: AnalysisOptions(timestampRule: .pymindaffect), codes: nil)
+        let analysis = SaveFileAnalysis(file, options: SaveFileAnalysisOptions(timestampRule: .pymindaffect), codes: nil)
         #expect(analysis.timeline.sampleMs.last == interp.timeline.sampleMs.last! - 4)
     }
 }

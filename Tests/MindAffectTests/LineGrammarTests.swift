@@ -53,7 +53,7 @@ struct LineGrammarTests {
         #expect(try payload(hubLine("DATAHEADER", " fs4.0 ch[200]:")) == .dataHeader(fs: 4, channelCount: 200, labels: []))
         #expect(try payload(hubLine("DATAHEADER", " fs250.0 ch[2]:Fp1,Fp2")) == .dataHeader(fs: 250, channelCount: 2, labels: ["Fp1", "Fp2"]))
         let file = try parseLines([hubLine("DATAHEADER", " fs2.0 ch[200]:"), onePacket])
-        let analysis = RecordingAnalysis(file, codes: nil)
+        let analysis = SaveFileAnalysis(file, codes: nil)
         #expect(analysis.header?.swapped == true)
         #expect(analysis.anomalies.contains { $0.code == "W_HEADER" })
     }

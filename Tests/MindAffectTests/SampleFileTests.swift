@@ -10,7 +10,7 @@ struct SampleFileTests {
     func facts() throws {
         let url = TestSupport.packageRoot.appendingPathComponent("SampleData/mindaffect/mindaffectBCI_sample_261123_1200.txt")
         let file = try SaveFile.parse(try Data(contentsOf: url), sourceFile: "sample.txt")
-        let analysis = RecordingAnalysis(file, codes: GoldCodeFamily.mgold65_6532.table)
+        let analysis = SaveFileAnalysis(file, codes: GoldCodeFamily.mgold65_6532.table)
         let trials = analysis.trials
         #expect(trials.map(\.cuedTarget) == [3, 5, 2, 4])
         #expect(trials.map(\.frameCount) == [253, 253, 150, 200])

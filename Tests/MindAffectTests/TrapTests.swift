@@ -73,7 +73,7 @@ struct TrapTests {
     func heartbeatGap() throws {
         let file = try parseLines([hubLine("HEARTBEAT", " v:a", rts: 0), hubLine("HEARTBEAT", " v:a", rts: 1000),
                                    hubLine("HEARTBEAT", " v:a", rts: 6000), onePacket.replacingOccurrences(of: "rts:1000 sts:1000", with: "rts:6001 sts:6001")])
-        let analysis = RecordingAnalysis(file, codes: nil)
+        let analysis = SaveFileAnalysis(file, codes: nil)
         #expect(analysis.anomalies.filter { $0.code == "W_HB_GAP" }.map(\.line) == [3])
     }
 
@@ -174,8 +174,8 @@ struct RobustnessTests {
         let errors = file.anomalies.filter { $0.severity == .error }.count
         let blanks = file.anomalies.filter { $0.code == "I_BLANK" }.count
         #expect(file.messages.count + errors + blanks == lines.count)
-        let analysis = RecordingAnalysis(file, codes: GoldCodeFamily.mgold65_6532.table)
-        _ = AnalysisTables.names.count
+        let analysis = SaveFileAnalysis(file, codes: GoldCodeFamily.mgold65_6532.table)
+        _ = SaveFileTables.names.count
         #expect(analysis.timeline.sampleMs.count == file.sampleCount)
     }
 }

@@ -12,9 +12,9 @@ struct Session {
             add("STIMULUSEVENT", " v[\(pairs.count)]:" + pairs.map { "{\($0.0),\($0.1)}" }.joined(), at: start + 17 * frame)
         }
     }
-    func analysis(itiMs: Int = 1000) throws -> RecordingAnalysis {
+    func analysis(itiMs: Int = 1000) throws -> SaveFileAnalysis {
         let file = try parseLines(lines + [hubLine("DATAPACKET", " v[1x1]:[1.0,]", rts: 100_000)])
-        return RecordingAnalysis(file, options: AnalysisOptions(itiMs: itiMs), codes: nil)
+        return SaveFileAnalysis(file, options: SaveFileAnalysisOptions(itiMs: itiMs), codes: nil)
     }
 }
 
@@ -127,7 +127,7 @@ struct TrialEpochTests {
             hubLine("STIMULUSEVENT", " v[1]:{1,0}", rts: 1067),
             hubLine("DATAPACKET", " v[1x20]:" + values, rts: 1190),
         ]
-        let analysis = RecordingAnalysis(try parseLines(lines), codes: nil)
+        let analysis = SaveFileAnalysis(try parseLines(lines), codes: nil)
         #expect(analysis.timeline.sampleMs == (0...20).map { 990 + 10 * Double($0) })
         let epoch = try #require(analysis.trialEpochs(beforeMs: 20, afterMs: 20).first)
         #expect(epoch.samples == 4..<10)           // 1030 … 1080 ms

@@ -50,7 +50,7 @@ let benchmarks: @Sendable () -> Void = {
                            nanovolts: SIMD4(oneHour[0][n], oneHour[1][n], oneHour[2][n], oneHour[3][n]) * 1000)
         }
         benchmark.startMeasurement()
-        let analysis = BrainiacAnalysis(sourceFile: "x.bin", options: AnalysisOptions())
+        let analysis = BrainiacAnalysis(sourceFile: "x.bin", options: BrainiacAnalysisOptions())
         var start = 0
         while start < samples.count {
             analysis.consume(Array(samples[start..<min(samples.count, start + 1000)]))

@@ -1,7 +1,7 @@
 import Tables
 
 /// The options that change numbers (recorded in the provenance).
-public struct AnalysisOptions: Sendable, Codable, Equatable {
+public struct SaveFileAnalysisOptions: Sendable, Codable, Equatable {
     /// The clock for message times (`--clock`).
     public var clock: ClockChoice
     /// A gap between stimulus events above this starts a trial (`--iti-ms`).
@@ -41,9 +41,9 @@ public struct DataHeaderReport: Sendable, Equatable {
 }
 
 /// Everything `nt-analyze` derives from one save file (spec §2).
-public struct RecordingAnalysis: Sendable {
+public struct SaveFileAnalysis: Sendable {
     public var file: SaveFile
-    public var options: AnalysisOptions
+    public var options: SaveFileAnalysisOptions
     public var times: MessageTimes
     public var timeline: SampleTimeline
     /// The compat timestamps, under `--timestamps pymindaffect`.
@@ -57,7 +57,7 @@ public struct RecordingAnalysis: Sendable {
     public var anomalies: [Anomaly]
 
     /// Analyses a parsed file; `codes` is the code table for the agreement check (nil: none).
-    public init(_ file: SaveFile, options: AnalysisOptions = AnalysisOptions(), codes: NoiseCodeTable?) {
+    public init(_ file: SaveFile, options: SaveFileAnalysisOptions = SaveFileAnalysisOptions(), codes: NoiseCodeTable?) {
         self.file = file
         self.options = options
         times = MessageTimes(file, clock: options.clock)

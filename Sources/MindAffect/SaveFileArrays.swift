@@ -2,9 +2,9 @@ import Tables
 
 /// The 2-D arrays of one recording for HDF5's `/arrays/` group (spec §2.7): `samples` [nSamp, nCh] float32 µV,
 /// `stimuli` [nEvt, nObj] uint8, `stim_samples` [nSamp, nObj] uint8 and `objids` [nObj], time first.
-public enum AnalysisArrays {
+public enum SaveFileArrays {
     /// The arrays of `analysis`, under `prefix` (empty for `/arrays/<name>`, else `/arrays/<prefix>/<name>`).
-    public static func arrays(_ analysis: RecordingAnalysis, prefix: String) -> [ArrayDataset] {
+    public static func arrays(_ analysis: SaveFileAnalysis, prefix: String) -> [ArrayDataset] {
         let base = prefix.isEmpty ? "" : prefix + "/"
         let file = analysis.file
         let stimuli = analysis.stimuli

@@ -8,7 +8,7 @@ public enum InputFormat: String, Sendable, CaseIterable {
 }
 
 /// The numbers that change results (spec §12), with the app's and Seth Roberts' defaults.
-public struct AnalysisOptions: Sendable, Encodable {
+public struct SessionAnalysisOptions: Sendable, Encodable {
     /// N for SessionScore; `nil` = `auto` (the session's trial-row count).
     public var trialsPerSession: Int? = 32
     public var scoreRule: ScoreRuleChoice = .auto

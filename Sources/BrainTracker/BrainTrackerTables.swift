@@ -1,7 +1,7 @@
 import Tables
 
 /// The output tables of `rt-stats` (spec §10): `trials`, `sessions`, `anomalies`. Column names are stable API.
-public enum AnalysisTables {
+public enum BrainTrackerTables {
     /// Every table, in output order.
     public static let names = ["trials", "sessions", "anomalies"]
 

@@ -1,22 +1,22 @@
 import Tables
 
 /// The output tables of `nt-analyze` (spec §2.7), built from one or more analysed files.
-public enum AnalysisTables {
+public enum SaveFileTables {
     /// Every table name, in output order.
     public static let names = ["messages", "modes", "trials", "samples", "stimuli", "summary", "anomalies"]
 
     /// The channel columns for a set of files: `ch1_uv` … `chN_uv` for the largest N.
-    public static func channelCount(_ analyses: [RecordingAnalysis]) -> Int {
+    public static func channelCount(_ analyses: [SaveFileAnalysis]) -> Int {
         analyses.map { $0.file.channelCount ?? 0 }.max() ?? 0
     }
 
     /// The object columns for a set of files: the sorted union of their objIDs.
-    public static func objectIDs(_ analyses: [RecordingAnalysis]) -> [Int] {
+    public static func objectIDs(_ analyses: [SaveFileAnalysis]) -> [Int] {
         Set(analyses.flatMap(\.stimuli.objectIDs)).sorted()
     }
 
     /// `messages`: one row per (NAME, client) in order of first appearance, unknown NAMEs included.
-    public static func messages(_ analysis: RecordingAnalysis) -> Table {
+    public static func messages(_ analysis: SaveFileAnalysis) -> Table {
         struct Entry { var name: String; var client: Int; var count = 0; var first = 0; var last = 0; var fallbacks = 0 }
         var entries: [Entry] = []
         var index: [String: Int] = [:]
@@ -46,7 +46,7 @@ public enum AnalysisTables {
     }
 
     /// `modes`: the MODECHANGE timeline; `duration_s` runs to the next mode change or the last message.
-    public static func modes(_ analysis: RecordingAnalysis) -> Table {
+    public static func modes(_ analysis: SaveFileAnalysis) -> Table {
         let changes = analysis.modeChanges
         let endMs = analysis.times.tMs.max() ?? 0
         let durations: [Double?] = changes.indices.map { index in
@@ -66,7 +66,7 @@ public enum AnalysisTables {
     }
 
     /// `trials`: one row per trial (spec §2.5–2.6), then `code_agreement`.
-    public static func trials(_ analysis: RecordingAnalysis) -> Table {
+    public static func trials(_ analysis: SaveFileAnalysis) -> Table {
         let trials = analysis.trials
         return Table("trials", [
             .string("source_file", trials.map { _ in analysis.file.sourceFile }, description: "the input path as given"),
@@ -99,7 +99,7 @@ public enum AnalysisTables {
     }
 
     /// `samples`: one row per EEG sample, `ch1_uv` … `ch<channels>_uv` (NaN beyond the file's channels).
-    public static func samples(_ analysis: RecordingAnalysis, channels: Int) -> Table {
+    public static func samples(_ analysis: SaveFileAnalysis, channels: Int) -> Table {
         let file = analysis.file
         let count = file.sampleCount
         let own = file.channelCount ?? 0
@@ -126,7 +126,7 @@ public enum AnalysisTables {
 
     /// `stimuli`: one row per STIMULUSEVENT with the latched state of each object in `objectIDs`
     /// (missing for objects the file does not have).
-    public static func stimuli(_ analysis: RecordingAnalysis, objectIDs: [Int]) -> Table {
+    public static func stimuli(_ analysis: SaveFileAnalysis, objectIDs: [Int]) -> Table {
         let stimuli = analysis.stimuli
         let count = stimuli.eventCount
         var columns: [Column] = [
@@ -143,7 +143,7 @@ public enum AnalysisTables {
     }
 
     /// `summary`: one row per file.
-    public static func summary(_ analysis: RecordingAnalysis) -> Table {
+    public static func summary(_ analysis: SaveFileAnalysis) -> Table {
         let timeline = analysis.timeline
         let file = analysis.file
         return Table("summary", [
@@ -175,5 +175,5 @@ public enum AnalysisTables {
     }
 
     /// `anomalies`: the shared table.
-    public static func anomalies(_ analysis: RecordingAnalysis) -> Table { Table.anomalies(analysis.anomalies) }
+    public static func anomalies(_ analysis: SaveFileAnalysis) -> Table { Table.anomalies(analysis.anomalies) }
 }

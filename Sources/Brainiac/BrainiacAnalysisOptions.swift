@@ -2,7 +2,7 @@ import Foundation
 import Spectral
 
 /// The options of the SDK re-computation and the band power (spec §4.2, §4.3); recorded in the provenance.
-public struct AnalysisOptions: Sendable, Codable, Equatable {
+public struct BrainiacAnalysisOptions: Sendable, Codable, Equatable {
     /// S, the baseline start in received samples (even, ≥ 2750); `nil` disables the baseline and indicators.
     public var baselineStart: Int?
     /// D, the baseline delay in received samples (default 2500 = 10 s): the baseline is taken at E = S + D.
@@ -24,9 +24,9 @@ public struct AnalysisOptions: Sendable, Codable, Equatable {
     /// The earliest start the SDK accepts: `counter / 250 > 10`.
     public static let earliestBaselineStart = 2750
 
-    public init(baselineStart: Int? = AnalysisOptions.earliestBaselineStart, baselineDelay: Int = 2500,
+    public init(baselineStart: Int? = BrainiacAnalysisOptions.earliestBaselineStart, baselineDelay: Int = 2500,
                 indicatorRules: IndicatorRuleSet = .sdk, bands: [FrequencyBand] = FrequencyBand.defaults,
-                windowSeconds: Double = 10, welch: WelchParameters = WelchParameters(samplingRate: Brainiac.samplingRate)) {
+                windowSeconds: Double = 10, welch: WelchParameters = WelchParameters(samplingRate: BrainiacHeadband.samplingRate)) {
         self.baselineStart = baselineStart
         self.baselineDelay = baselineDelay
         self.indicatorRules = indicatorRules
@@ -59,7 +59,7 @@ public struct AnalysisOptions: Sendable, Codable, Equatable {
 
     /// S from `--baseline-start-s`: `ceil(seconds·250)`, rounded up to an even number.
     public static func baselineStart(seconds: Double) -> Int {
-        baselineStart(sample: Int((seconds * Brainiac.samplingRate).rounded(.up)))
+        baselineStart(sample: Int((seconds * BrainiacHeadband.samplingRate).rounded(.up)))
     }
 
     /// S from `--baseline-start-sample`: rounded up to an even number.
@@ -69,11 +69,11 @@ public struct AnalysisOptions: Sendable, Codable, Equatable {
     public var baselineEnd: Int? { baselineStart.map { $0 + baselineDelay } }
 
     /// Samples per `band_power` window: `round(windowSeconds·250)`.
-    public var windowSampleCount: Int { Int((windowSeconds * Brainiac.samplingRate).rounded()) }
+    public var windowSampleCount: Int { Int((windowSeconds * BrainiacHeadband.samplingRate).rounded()) }
 
     /// Checks the options; the tool reports a failure as a usage error (exit 64).
     public func validate() throws(AnalysisOptionsError) {
-        if let start = baselineStart, start < AnalysisOptions.earliestBaselineStart {
+        if let start = baselineStart, start < BrainiacAnalysisOptions.earliestBaselineStart {
             throw .baselineTooEarly(start)
         }
         guard baselineDelay >= 0 else { throw .negativeDelay(baselineDelay) }
