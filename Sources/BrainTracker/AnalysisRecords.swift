@@ -63,7 +63,7 @@ public struct SessionRecord: Sendable, Equatable {
 /// Everything `rt-stats` finds in one input.
 public struct RTAnalysis: Sendable {
     public var sourceFile: String
-    public var format: InputFormat
+    public var format: ResultsFormat
     public var trials: [TrialRecord]
     public var sessions: [SessionRecord]
     public var anomalies: [Anomaly]

@@ -1,6 +1,6 @@
 import Tables
 /// The input formats `rt-stats` reads.
-public enum InputFormat: String, Sendable, CaseIterable {
+public enum ResultsFormat: String, Sendable, CaseIterable {
     /// `BrainTrackerResultsFile.csv`.
     case brt
     /// Seth Roberts' R export (`brain_data_raw.csv` columns).
@@ -26,7 +26,7 @@ public struct SessionAnalysisOptions: Sendable, Encodable {
     public init() {}
 
     /// The Seth mode used for a format.
-    public func sethMode(for format: InputFormat) -> SethMode {
+    public func sethMode(for format: ResultsFormat) -> SethMode {
         sethMode ?? (format == .brt ? .prospective : .final)
     }
 

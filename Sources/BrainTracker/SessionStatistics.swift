@@ -3,7 +3,7 @@ enum SessionStatistics {
     /// Scores `trials` with Seth's percentile and summarises each session. `trials[i].sessionSeq` indexes
     /// `sessions` (1-based); `validSeth` must be set.
     static func apply(trials: inout [TrialRecord], sessions: inout [SessionRecord], options: SessionAnalysisOptions,
-                      format: InputFormat) {
+                      format: ResultsFormat) {
         let order = trials.indices.sorted { (trials[$0].sessionSeq, $0) < (trials[$1].sessionSeq, $1) }
         let inputs = order.map { index in
             let trial = trials[index]

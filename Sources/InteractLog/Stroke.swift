@@ -1,5 +1,9 @@
 /// One stroke: a `ButtonDown`/`ButtonReleased` pair, or an unpaired row (spec §5.4).
 public struct Stroke: Sendable, Equatable {
+    /// A release repeating the previous one at the same point less than this many ms later is a duplicate
+    /// (`W_DUPLICATE_RELEASE`, spec §4.1), not the end of a stroke.
+    public static let duplicateReleaseWindowMs = 50.0
+
     public enum Status: String, Sendable { case paired, unpairedDown = "unpaired_down", unpairedRelease = "unpaired_release" }
 
     /// 1, 2, … by first line.
@@ -34,7 +38,7 @@ struct StrokePairer {
             open = Stroke(stroke: 0, status: .paired, downIndex: index, upIndex: nil, context: context, eventsWithin: nil)
         case .buttonReleased:
             if index > 0, events[index - 1].kind == .buttonReleased, events[index - 1].x == event.x,
-               events[index - 1].y == event.y, let gap = log.milliseconds(from: index - 1, to: index), gap >= 0, gap < 50 {
+               events[index - 1].y == event.y, let gap = log.milliseconds(from: index - 1, to: index), gap >= 0, gap < Stroke.duplicateReleaseWindowMs {
                 duplicateReleases += 1
                 anomalies.add("W_DUPLICATE_RELEASE", line: event.line,
                               "'ButtonReleased' repeats the previous release at the same point \(gap) ms later (not paired)",

@@ -2,6 +2,10 @@ import Foundation
 
 /// One log with its derived rows: strokes, viewing intervals, key presses and per-trial facts (spec §5).
 public struct TrialAnalysis: Sendable {
+    /// How far, in s, the events' span may differ from the header's Trial Start to Trial End before
+    /// `W_SPAN_MISMATCH`.
+    public static let spanToleranceSeconds = 2.0
+
     public var log: ParsedLog
     public var strokes: [Stroke]
     public var views: [StimulusView]
@@ -88,7 +92,7 @@ public struct TrialAnalysis: Sendable {
     /// Event span against header duration; the iPad's UTC offset.
     mutating func checkTimes() {
         if let span = eventSpan, let duration = headerDuration {
-            if span > duration + 2 || (log.program == .java && duration > span + 2) {
+            if span > duration + Self.spanToleranceSeconds || (log.program == .java && duration > span + Self.spanToleranceSeconds) {
                 log.anomalies.add("W_SPAN_MISMATCH", "events span \(span) s but the header's Trial Start to Trial End is \(duration) s")
             }
         }

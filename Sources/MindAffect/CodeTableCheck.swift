@@ -45,3 +45,16 @@ public struct CodeTableCheck: Sendable {
         exactFamily = GoldCodeFamily.allCases.first { $0.table.codes == table.codes }
     }
 }
+
+extension CodeTableCheck {
+    /// One CSV row per code row, `row,generators,gold_index,shift_frames,inverted`, `NA` where a row matches no
+    /// Gold code (what `nt-analyze codes --check` prints).
+    public func csv() -> String {
+        var text = "row,generators,gold_index,shift_frames,inverted\n"
+        for match in matches {
+            text += "\(match.row),\(match.generators ?? "NA"),\(match.goldIndex.map(String.init) ?? "NA"),"
+                + "\(match.shift.map(String.init) ?? "NA"),\(match.inverted.map { $0 ? "true" : "false" } ?? "NA")\n"
+        }
+        return text
+    }
+}

@@ -69,4 +69,14 @@ public struct NoiseCodeTable: Sendable, Equatable {
     public func code(forObject objectID: Int) -> [UInt8]? {
         objectID >= 1 && objectID <= codes.count ? codes[objectID - 1] : nil
     }
+
+    /// The table in PMB's `.txt` layout (the layout ``parsePMBText(_:sourceFile:)`` reads): a `#stimTime` block of
+    /// frame times in ms, then a `#stimSeq` block, one code per line, tab-separated.
+    public func pmbText() -> String {
+        var text = "# gold @ 60hz\n#stimTime: (1,\(frameCount))\n\n\n"
+        text += frameTimesMs.map { String(Int($0)) }.joined(separator: "\t") + "\n"
+        text += "#stimSeq : (\(codes.count),\(frameCount))\n\n\n"
+        for code in codes { text += code.map(String.init).joined(separator: "\t") + "\n" }
+        return text
+    }
 }

@@ -21,6 +21,10 @@ public struct SaveFileAnalysisOptions: Sendable, Codable, Equatable {
         self.heartbeatGapMs = heartbeatGapMs
         self.codes = codes
     }
+
+    enum CodingKeys: String, CodingKey {
+        case clock, itiMs = "iti_ms", timestampRule = "timestamp_rule", heartbeatGapMs = "heartbeat_gap_ms", codes
+    }
 }
 
 /// How per-sample times are made (spec §2.2).

@@ -78,7 +78,7 @@ public enum OutputDestination: Sendable, Equatable {
     }
 
     /// The path without a trailing `/` (the name the temporary sibling is made from).
-    var trimmedPath: String {
+    public var trimmedPath: String {
         var path = self.path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         return path

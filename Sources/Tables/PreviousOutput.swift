@@ -18,7 +18,7 @@ public enum PreviousOutput {
 
     /// Throws ``TableOutputError/foreignFile(path:reason:)`` unless replacing the destination loses nothing but
     /// earlier BrainBatch output.
-    static func checkReplaceable(_ destination: OutputDestination) throws(TableOutputError) {
+    public static func checkReplaceable(_ destination: OutputDestination) throws(TableOutputError) {
         switch destination {
         case .hdf5(let path):
             guard let kind = kind(of: path) else { return }

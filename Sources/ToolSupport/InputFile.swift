@@ -46,4 +46,38 @@ public enum InputFile {
         }
         return hasher.record(path: path)
     }
+
+    /// The size in bytes of the file `path` names, a symbolic link followed.
+    public static func size(_ path: String) throws(ToolError) -> Int {
+        try checkReadable(path)
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .unreadable(path: path, reason: "cannot stat") }
+        return Int(info.st_size)
+    }
+
+    /// How a format reads `path` in a run: each read reports its bytes to `progress` and its provenance record to
+    /// `recording`; a companion file that does not exist is `nil`.
+    public static func reader(for path: String, progress: ProgressBar,
+                              recording: @escaping (InputRecord) -> Void) -> InputSource.Reader {
+        InputSource.Reader(
+            contents: {
+                let (data, record) = try read(path)
+                progress.advance(bytes: data.count)
+                recording(record)
+                return data
+            },
+            size: { try size(path) },
+            stream: { chunkSize, body in
+                recording(try stream(path, chunkSize: chunkSize) { chunk in
+                    try body(chunk)
+                    progress.advance(bytes: chunk.count)
+                })
+            },
+            companion: { companion in
+                guard FileManager.default.fileExists(atPath: companion) else { return nil }
+                let (data, record) = try read(companion)
+                recording(record)
+                return data
+            })
+    }
 }

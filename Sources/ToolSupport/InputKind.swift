@@ -1,4 +1,5 @@
 import Foundation
+import Tables
 
 /// What an input looks like from its first bytes: used to tell a researcher who gave a file to the wrong tool
 /// which tool reads it (`rt-stats` given a MYND recording says so, instead of "found \u{1a}").
@@ -68,14 +69,14 @@ public enum InputKind: Sendable, Equatable {
 }
 
 /// An input's data error with a hint of the tool that reads such a file.
-struct WrongToolError: ToolReportable {
-    let underlying: ToolReportable
+struct WrongToolError: ReportableError {
+    let underlying: ReportableError
     let kind: InputKind
     var exitCode: SysExit { underlying.exitCode }
     var message: String { underlying.message + " (this looks like \(kind.description): read it with \(kind.tool))" }
 
     /// `error`, with a hint when the input looks like a file of another tool than `tool`.
-    static func hinted(_ error: ToolReportable, input: String, tool: String) -> ToolReportable {
+    static func hinted(_ error: ReportableError, input: String, tool: String) -> ReportableError {
         guard error.exitCode == .dataError, let head = InputKind.head(of: input),
               let kind = InputKind.sniff(head), !kind.tool.hasPrefix(tool) else { return error }
         return WrongToolError(underlying: error, kind: kind)

@@ -1,3 +1,4 @@
+import Tables
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -88,7 +89,7 @@ public struct IsolatedReader: Sendable {
         let (data, status): (Data, Int32)
         do {
             (data, status) = (try body(), 0)
-        } catch let error as ToolReportable {
+        } catch let error as ReportableError {
             (data, status) = (Data(error.message.utf8), SysExit.dataError.rawValue)
         } catch {
             (data, status) = (Data("\(error)".utf8), SysExit.dataError.rawValue)

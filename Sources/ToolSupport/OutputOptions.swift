@@ -41,6 +41,20 @@ public struct OutputOptions: ParsableArguments {
         try OutputDestination.resolve(path: output, format: format, table: table, tableNames: tableNames)
     }
 
+    /// Checks, before any input is read, that the output can be written: a clear destination (exit 64), no input
+    /// given twice (64), a destination that is no input and holds none (73), an existing folder to write into and
+    /// nothing there a BrainBatch tool did not write (73).
+    public func checkDestination(tableNames: [String], inputs: [String]) throws(TableOutputError) {
+        let destination = try destination(tableNames: tableNames)
+        try InputList.checkDistinct(inputs)
+        try PreviousOutput.checkApart(destination, from: inputs)
+        let parent = (destination.trimmedPath as NSString).deletingLastPathComponent
+        if !InputFolder.isFolder(parent.isEmpty ? "." : parent) {
+            throw .cannotCreate(path: destination.path, reason: "folder \(parent) does not exist")
+        }
+        try PreviousOutput.checkReplaceable(destination)
+    }
+
     /// Opens the output for the tool's tables: refuses an unclear destination (exit 64), an input given twice
     /// (64), a destination that is an input or a folder that holds one (73), and one that holds files no
     /// BrainBatch tool wrote (73); `inBackground` as in

@@ -1,15 +1,7 @@
 import Tables
 
-/// An error a tool reports in one line and turns into an exit code.
-public protocol ToolReportable: Error {
-    /// The exit code the error ends the tool with.
-    var exitCode: SysExit { get }
-    /// One line naming the file, the line or byte offset, and what was expected.
-    var message: String { get }
-}
-
 /// The failures common to every tool.
-public enum ToolError: ToolReportable, Equatable {
+public enum ToolError: ReportableError, Equatable {
     /// A usage error found after argument parsing (exit 64).
     case usage(String)
     /// An input that cannot be opened or read (exit 66).
@@ -37,7 +29,7 @@ public enum ToolError: ToolReportable, Equatable {
     }
 }
 
-extension TableOutputError: ToolReportable {
+extension TableOutputError: ReportableError {
     public var exitCode: SysExit {
         switch self {
         case .cannotCreate, .outputIsInput, .foreignFile, .holdsInput: .cannotCreate

@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import Tables
 
-/// Runs a tool's work: reports errors in one line with the sysexits code, processes several inputs with or
-/// without `--keep-going`, and builds the provenance.
+/// Runs a tool: the one place that owns output opening, progress, `--keep-going`, the stderr summary, the
+/// provenance and the exit codes, for every ``InputFormat`` (conventions §1–§4). A tool's `run()` is one call,
+/// ``run(_:inputs:output:extraInputs:sideOutput:)``.
 public struct ToolRunner {
     public let diagnostics: Diagnostics
     public let keepGoing: Bool
@@ -13,32 +14,93 @@ public struct ToolRunner {
         self.keepGoing = keepGoing
     }
 
-    /// Runs `body`; a ``ToolReportable`` error is printed as one line and turned into its exit code. The C
-    /// allocator is first set to reuse freed batches (``AllocatorTuning/reuseFreedMemory()``).
+    /// The runner for a tool writing tables with these output options.
+    public init(tool: String, output: OutputOptions) {
+        self.init(tool: tool, quiet: output.quiet, verbose: output.verbose, keepGoing: output.keepGoing)
+    }
+
+    /// Runs `body`; a ``ReportableError`` is printed as one line and turned into its exit code. The C allocator is
+    /// first set to reuse freed batches (``AllocatorTuning/reuseFreedMemory()``).
     public func run(_ body: () throws -> Void) throws {
         AllocatorTuning.reuseFreedMemory()
         do {
             try body()
-        } catch let error as ToolReportable {
+        } catch let error as ReportableError {
             diagnostics.error(error.message)
             throw ExitCode(error.exitCode.rawValue)
         }
     }
 
+    /// Reads `inputs` with `format` and writes its tables to the output the options name.
+    ///
+    /// The destination is checked before any input is read; a streaming format's output is opened then, any
+    /// other's only once every input is read. Each input is read on its own: without `--keep-going` the first
+    /// failure ends the run, with it the rest go on and the failures are listed at the end (exit 65); when no
+    /// input could be read nothing is written, so an earlier output stays. `extraInputs` are files the options
+    /// named (definitions, code tables) for the provenance; `sideOutput` writes files besides the tables.
+    public func run<Format: InputFormat>(_ format: Format, inputs: [String], output: OutputOptions,
+                                         extraInputs: [InputRecord] = [],
+                                         sideOutput: (any SideOutput<Format.Parsed>)? = nil) throws {
+        try run {
+            try output.checkDestination(tableNames: format.tableNames, inputs: inputs)
+            var out = format.streamsTables
+                ? try output.open(tableNames: format.tableNames, inputs: inputs, inBackground: true) : nil
+            let sources = try InputFolder.expand(inputs, walkingFolders: format.readsFolders)
+            let folders = Dictionary(sources.map { ($0.path, $0.folder) }, uniquingKeysWith: { first, _ in first })
+            let progress = ProgressBar(inputs: sources.map(\.path), quiet: output.quiet)
+            var records = InputRecords(extraInputs)
+            var parsed: [Format.Parsed] = []
+            let failures = try forEachInput(sources.map(\.path), progress: progress) { path in
+                var recorder = InputRecords([])
+                let source = InputSource(path: path, folder: folders[path] ?? nil, reader: InputFile.reader(
+                    for: path, progress: progress, recording: { recorder.add($0) }))
+                let result = if let out { try format.read(source) { try out.write($0) } } else { try format.read(source) }
+                parsed.append(result)
+                records.add(contentsOf: recorder)
+                if let line = format.summary(of: result) { diagnostics.note(line) }
+            }
+            guard !parsed.isEmpty else { try finish(failures: failures); return }
+            let result = try format.tables(parsed)
+            report(result)
+            try sideOutput?.check(parsed)
+            if out == nil { out = try output.open(tableNames: format.tableNames, inputs: inputs) }
+            guard let out else { return }
+            for table in result.tables { try out.write(table) }
+            for array in result.arrays { try out.writeArray(array) }
+            let provenance = provenance(inputs: records.list, parametersJSON: Provenance.encodeParameters(format.options))
+            try out.commit(provenance: provenance)
+            try sideOutput?.write(parsed, provenance: provenance)
+            try finish(failures: failures)
+        }
+    }
+
+    /// The stderr summary (conventions §3.2): per input with warnings or errors, one line of counts by code
+    /// (with `--verbose`, a line per anomaly first); notes stay in the anomalies table. Then the run's notes.
+    private func report(_ output: FormatOutput) {
+        var order: [String] = []
+        var bySource: [String: [Anomaly]] = [:]
+        for anomaly in output.anomalies where anomaly.severity != .info {
+            if bySource[anomaly.sourceFile] == nil { order.append(anomaly.sourceFile) }
+            bySource[anomaly.sourceFile, default: []].append(anomaly)
+        }
+        for source in order { diagnostics.report(bySource[source] ?? [], for: source) }
+        for line in output.notes { diagnostics.note(line) }
+    }
+
     /// Calls `body` for each input. A data error on an input that looks like another tool's file says which tool
-    /// reads it. Without `--keep-going` the first failure ends the run; with it, the rest go on, failures are listed at the end, and the caller should still write what succeeded, then call
-    /// ``finish(failures:)``. An output error always ends the run: it is no fault of the input at hand (with
-    /// a background writer it may even come from an earlier input's rows).
+    /// reads it. Without `--keep-going` the first failure ends the run; with it, the rest go on and the failures
+    /// are returned for ``finish(failures:)``. An output error always ends the run: it is no fault of the input
+    /// at hand (with a background writer it may even come from an earlier input's rows).
     public func forEachInput(_ inputs: [String], progress: ProgressBar? = nil,
-                             _ body: (String) throws -> Void) throws -> [(String, ToolReportable)] {
-        var failures: [(String, ToolReportable)] = []
+                             _ body: (String) throws -> Void) throws -> [(String, ReportableError)] {
+        var failures: [(String, ReportableError)] = []
         for input in inputs {
             do {
                 try body(input)
             } catch let error as TableOutputError {
                 progress?.finish()
                 throw error
-            } catch let error as ToolReportable {
+            } catch let error as ReportableError {
                 let error = WrongToolError.hinted(error, input: input, tool: diagnostics.tool)
                 guard keepGoing else { progress?.finish(); throw error }
                 diagnostics.error(error.message)
@@ -51,7 +113,7 @@ public struct ToolRunner {
     }
 
     /// Lists the failed inputs and throws exit 65 if there were any.
-    public func finish(failures: [(String, ToolReportable)]) throws {
+    public func finish(failures: [(String, ReportableError)]) throws {
         guard !failures.isEmpty else { return }
         diagnostics.error("failed inputs:")
         for (input, error) in failures { Diagnostics.writeLine("  \(input): \(error.message)") }
@@ -64,4 +126,25 @@ public struct ToolRunner {
                    commandLine: Provenance.commandLine(CommandLine.arguments), inputs: inputs,
                    parametersJSON: parametersJSON)
     }
+}
+
+/// Files a tool writes besides its tables (ilog-parse's Java companion files): checked before the tables are
+/// committed, written after, with the run's provenance.
+public protocol SideOutput<Parsed> {
+    associatedtype Parsed
+    func check(_ parsed: [Parsed]) throws
+    func write(_ parsed: [Parsed], provenance: Provenance) throws
+}
+
+/// The provenance records of a run's input files, each path once, in the order first read.
+struct InputRecords {
+    private(set) var list: [InputRecord]
+
+    init(_ records: [InputRecord]) { list = [] ; records.forEach { add($0) } }
+
+    mutating func add(_ record: InputRecord) {
+        if !list.contains(where: { $0.path == record.path }) { list.append(record) }
+    }
+
+    mutating func add(contentsOf other: InputRecords) { other.list.forEach { add($0) } }
 }

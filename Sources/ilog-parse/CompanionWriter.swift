@@ -4,14 +4,14 @@ import Tables
 import ToolSupport
 
 /// Why companion files cannot be written (spec §4.2): exit 64 for a folder holding an input, 73 otherwise.
-struct CompanionError: ToolReportable {
+struct CompanionError: ReportableError {
     var exitCode: SysExit
     var message: String
 }
 
 /// Writes `<stem>_strokes.txt` and `<stem>_keys.txt` for each Java log into a folder, atomically, never beside
 /// the inputs and never over an existing file unless forced.
-struct CompanionWriter {
+struct CompanionWriter: SideOutput {
     let folder: String
     let force: Bool
 
@@ -41,7 +41,8 @@ struct CompanionWriter {
 
     /// Refuses two Java logs with one stem, and (without `--force`) existing files that ilog-parse did not write
     /// or that changed since (exit 73).
-    func check(_ analyses: [TrialAnalysis]) throws {
+    func check(_ parsed: [InteractLogFormat.Parsed]) throws {
+        let analyses = Self.logs(parsed)
         var stems: [String: String] = [:]
         var targets: [String] = []
         for analysis in analyses where analysis.log.program == .java {
@@ -61,8 +62,8 @@ struct CompanionWriter {
 
     /// Writes the files (creating the folder), each through a temporary file and a rename, then the folder's
     /// provenance: the earlier entries of files not rewritten, and these.
-    func write(_ analyses: [TrialAnalysis], provenance: Provenance) throws {
-        let java = analyses.filter { $0.log.program == .java }
+    func write(_ parsed: [InteractLogFormat.Parsed], provenance: Provenance) throws {
+        let java = Self.logs(parsed).filter { $0.log.program == .java }
         guard !java.isEmpty else { return }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -82,5 +83,12 @@ struct CompanionWriter {
         var record = provenance
         record.outputs = recorded.keys.sorted().map { OutputFileRecord(file: $0, sha256: recorded[$0]!) }
         try AtomicFile.write(record.jsonDocument(), to: provenancePath)
+    }
+
+    static func logs(_ parsed: [InteractLogFormat.Parsed]) -> [TrialAnalysis] {
+        parsed.compactMap { item in
+            if case .log(let analysis) = item { return analysis }
+            return nil
+        }
     }
 }

@@ -4,18 +4,6 @@ import InteractLog
 import Tables
 import ToolSupport
 
-extension InteractLogError: ToolReportable {
-    public var exitCode: SysExit { .dataError }
-}
-
-/// The parameters recorded in the provenance.
-struct Parameters: Encodable {
-    var skip_bad_lines: Bool
-    var java_companions: String?
-    var duplicate_release_window_ms = 50
-    var span_tolerance_s = 2
-}
-
 @main
 struct ILogParse: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,72 +44,11 @@ struct ILogParse: ParsableCommand {
     }
 
     func run() throws {
-        let runner = ToolRunner(tool: "ilog-parse", quiet: output.quiet, verbose: output.verbose, keepGoing: output.keepGoing)
+        let runner = ToolRunner(tool: "ilog-parse", output: output)
         try runner.run {
             let companions = try javaCompanions.map { try CompanionWriter(folder: $0, inputs: inputs, force: force) }
-            let out = try output.open(tableNames: InteractLogTables.names, inputs: inputs)
-            var records: [InputRecord] = []
-            var analyses: [TrialAnalysis] = []
-            var skipped: [Anomaly] = []
-            var companionTexts: [String: String] = [:]
-            let progress = ProgressBar(inputs: inputs, quiet: output.quiet)
-            let failures = try runner.forEachInput(inputs, progress: progress) { path in
-                if FileNameIdentity.isCompanion(path: path) {
-                    let (data, record) = try InputFile.read(path)
-                    companionTexts[path] = String(decoding: data, as: UTF8.self)
-                    records.append(record)
-                    skipped.append(Anomaly(sourceFile: path, severity: .info, code: "I_COMPANION",
-                                           message: "a Java _strokes.txt/_keys.txt companion file, not a log: skipped"))
-                    return
-                }
-                let (data, record) = try InputFile.read(path)
-                if JavaCompanionFiles.looksLikeCompanion(data) {
-                    skipped.append(Anomaly(sourceFile: path, severity: .info, code: "I_COMPANION",
-                                           message: "rows of a Java _strokes.txt/_keys.txt companion file, not a log: skipped"))
-                    return
-                }
-                let log = try ParsedLog.parse(data, sourceFile: path, skipBadLines: skipBadLines)
-                var sidecar: Data?
-                if log.program == .ipad {
-                    let json = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("InteractLog.json").path
-                    if FileManager.default.fileExists(atPath: json), let (jsonData, jsonRecord) = try? InputFile.read(json) {
-                        sidecar = jsonData
-                        if !records.contains(where: { $0.path == json }) { records.append(jsonRecord) }
-                    }
-                }
-                progress.advance(bytes: data.count)
-                analyses.append(TrialAnalysis(log, sidecarJSON: sidecar))
-                records.append(record)
-            }
-            TrialAnalysis.checkDuplicateTrials(&analyses)
-            for index in analyses.indices where analyses[index].log.program == .java {
-                let stem = String(analyses[index].log.sourceFile.dropLast(analyses[index].log.sourceFile.hasSuffix(".txt") ? 4 : 0))
-                let strokes = companionTexts[stem + "_strokes.txt"], keys = companionTexts[stem + "_keys.txt"]
-                if strokes != nil || keys != nil {
-                    JavaCompanionFiles.crossCheck(&analyses[index], strokesFile: strokes, keysFile: keys)
-                }
-            }
-            // One stderr line per log with warnings or errors; infos (a normal ESC end, a companion input skipped)
-            // stay in the anomalies table only.
-            for analysis in analyses {
-                let notable = analysis.log.anomalies.anomalies.filter { $0.severity != .info }
-                runner.diagnostics.report(notable, for: analysis.log.sourceFile)
-            }
-            try companions?.check(analyses)
-
-            var batches = InteractLogTables.emptyTables().map { [$0] }
-            for analysis in analyses {
-                for (index, table) in InteractLogTables.tables(analysis).enumerated() { batches[index].append(table) }
-            }
-            batches[batches.count - 1].append(Table.anomalies(skipped))
-            for tableBatches in batches {
-                if let table = InteractLogTables.concatenate(tableBatches) { try out.write(table) }
-            }
-            let parameters = Parameters(skip_bad_lines: skipBadLines, java_companions: javaCompanions)
-            let provenance = runner.provenance(inputs: records, parametersJSON: Provenance.encodeParameters(parameters))
-            try out.commit(provenance: provenance)
-            try companions?.write(analyses, provenance: provenance)
-            try runner.finish(failures: failures)
+            let format = InteractLogFormat(options: .init(skipBadLines: skipBadLines, javaCompanions: javaCompanions))
+            try runner.run(format, inputs: inputs, output: output, sideOutput: companions)
         }
     }
 }

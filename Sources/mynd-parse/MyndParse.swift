@@ -5,7 +5,7 @@ import Spectral
 import Tables
 import ToolSupport
 
-extension MYNDError: ToolReportable {
+extension MYNDError: ReportableError {
     public var exitCode: SysExit { .dataError }
     public var message: String { description }
 }

@@ -4,24 +4,20 @@ import MindAffect
 import Tables
 import ToolSupport
 
-extension MindAffectError: ToolReportable {
-    public var exitCode: SysExit { .dataError }
-}
-
 extension ClockChoice: ExpressibleByArgument {}
 extension TimestampRule: ExpressibleByArgument {}
 
-/// Loads the code table for `--codes`: a family name, or a PMB `.txt` table.
-func loadCodes(_ choice: String) throws -> NoiseCodeTable {
-    if let family = GoldCodeFamily(rawValue: choice) { return family.table }
+/// Loads the code table for `--codes`: a family name, or a PMB `.txt` table (with its provenance record).
+func loadCodes(_ choice: String) throws -> (table: NoiseCodeTable, record: InputRecord?) {
+    if let family = GoldCodeFamily(rawValue: choice) { return (family.table, nil) }
     if choice.lowercased().hasSuffix(".png") {
         throw ToolError.usage("--codes \(choice): the .png layout is not supported (no PNG decoder at hand); use the .txt twin or a family name (\(GoldCodeFamily.allCases.map(\.rawValue).joined(separator: ", ")))")
     }
-    let (data, _) = try InputFile.read(choice)
+    let (data, record) = try InputFile.read(choice)
     guard let text = String(data: data, encoding: .utf8) else {
         throw ToolError.badInput("\(choice): expected a UTF-8 text code table")
     }
-    return try NoiseCodeTable.parsePMBText(text, sourceFile: choice)
+    return (try NoiseCodeTable.parsePMBText(text, sourceFile: choice), record)
 }
 
 @main
@@ -43,16 +39,6 @@ struct NTAnalyze: ParsableCommand {
         version: ToolVersion.current,
         subcommands: [Analyze.self, Codes.self],
         defaultSubcommand: Analyze.self)
-}
-
-/// The parameters recorded in the provenance.
-struct Parameters: Encodable {
-    var clock: String
-    var iti_ms: Int
-    var timestamp_rule: String
-    var heartbeat_gap_ms: Int
-    var codes: String
-    var skip_bad_lines: Bool
 }
 
 struct Analyze: ParsableCommand {
@@ -90,46 +76,13 @@ struct Analyze: ParsableCommand {
     }
 
     func run() throws {
-        let runner = ToolRunner(tool: "nt-analyze", quiet: output.quiet, verbose: output.verbose, keepGoing: output.keepGoing)
+        let runner = ToolRunner(tool: "nt-analyze", output: output)
         try runner.run {
-            let codeTable = try loadCodes(codes)
-            let options = SaveFileAnalysisOptions(clock: clock, itiMs: itiMs, timestampRule: timestamps,
-                                          heartbeatGapMs: heartbeatGapMs, codes: codes)
-            let out = try output.open(tableNames: SaveFileTables.names, inputs: inputs)
-            var records: [InputRecord] = []
-            var analyses: [SaveFileAnalysis] = []
-            let progress = ProgressBar(inputs: inputs, quiet: output.quiet)
-            let failures = try runner.forEachInput(inputs, progress: progress) { path in
-                let (data, record) = try InputFile.read(path)
-                let file = try SaveFile.parse(data, sourceFile: path, skipBadLines: skipBadLines)
-                let analysis = SaveFileAnalysis(file, options: options, codes: codeTable)
-                runner.diagnostics.report(analysis.anomalies, for: path)
-                progress.advance(bytes: data.count)
-                analyses.append(analysis)
-                records.append(record)
-            }
-            let channels = SaveFileTables.channelCount(analyses)
-            let objectIDs = SaveFileTables.objectIDs(analyses)
-            guard !analyses.isEmpty else { try runner.finish(failures: failures); return }
-            let builders: [(SaveFileAnalysis) -> Table] = [
-                SaveFileTables.messages, SaveFileTables.modes, SaveFileTables.trials,
-                { SaveFileTables.samples($0, channels: channels) },
-                { SaveFileTables.stimuli($0, objectIDs: objectIDs) },
-                SaveFileTables.summary, SaveFileTables.anomalies,
-            ]
-            for build in builders {
-                for analysis in analyses { try out.write(build(analysis)) }
-            }
-            // HDF5 also holds the matrices under /arrays/ (one subgroup per file when there are several).
-            for (index, analysis) in analyses.enumerated() {
-                let prefix = analyses.count == 1 ? "" : "file\(index + 1)"
-                for array in SaveFileArrays.arrays(analysis, prefix: prefix) { try out.writeArray(array) }
-            }
-            let parameters = Parameters(clock: clock.rawValue, iti_ms: itiMs, timestamp_rule: timestamps.rawValue,
-                                        heartbeat_gap_ms: heartbeatGapMs, codes: codes, skip_bad_lines: skipBadLines)
-            try out.commit(provenance: runner.provenance(inputs: records,
-                                                         parametersJSON: Provenance.encodeParameters(parameters)))
-            try runner.finish(failures: failures)
+            let (codeTable, codeRecord) = try loadCodes(codes)
+            let analysis = SaveFileAnalysisOptions(clock: clock, itiMs: itiMs, timestampRule: timestamps,
+                                                   heartbeatGapMs: heartbeatGapMs, codes: codes)
+            let format = MindAffectFormat(options: .init(analysis: analysis, skipBadLines: skipBadLines), codes: codeTable)
+            try runner.run(format, inputs: inputs, output: output, extraInputs: codeRecord.map { [$0] } ?? [])
         }
     }
 }
@@ -164,23 +117,13 @@ struct Codes: ParsableCommand {
         let runner = ToolRunner(tool: "nt-analyze", quiet: false)
         try runner.run {
             if let name = print, let family = GoldCodeFamily(rawValue: name) {
-                let table = family.table
-                var text = "# gold @ 60hz\n#stimTime: (1,\(table.frameCount))\n\n\n"
-                text += table.frameTimesMs.map { String(Int($0)) }.joined(separator: "\t") + "\n"
-                text += "#stimSeq : (\(table.codes.count),\(table.frameCount))\n\n\n"
-                for code in table.codes { text += code.map(String.init).joined(separator: "\t") + "\n" }
-                FileHandle.standardOutput.write(Data(text.utf8))
+                FileHandle.standardOutput.write(Data(family.table.pmbText().utf8))
                 return
             }
             guard let path = check else { return }
-            let table = try loadCodes(path)
+            let table = try loadCodes(path).table
             let result = CodeTableCheck(table)
-            var text = "row,generators,gold_index,shift_frames,inverted\n"
-            for match in result.matches {
-                text += "\(match.row),\(match.generators ?? "NA"),\(match.goldIndex.map(String.init) ?? "NA"),"
-                    + "\(match.shift.map(String.init) ?? "NA"),\(match.inverted.map { $0 ? "true" : "false" } ?? "NA")\n"
-            }
-            FileHandle.standardOutput.write(Data(text.utf8))
+            FileHandle.standardOutput.write(Data(result.csv().utf8))
             let unmatched = result.matches.filter { $0.goldIndex == nil }.count
             if let family = result.exactFamily {
                 runner.diagnostics.note("\(path): \(table.codes.count) codes × \(table.frameCount) frames: exactly the regenerated family \(family.rawValue)")

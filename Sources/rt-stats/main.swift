@@ -4,10 +4,6 @@ import Foundation
 import Tables
 import ToolSupport
 
-extension BrainTrackerError: ToolReportable {
-    public var exitCode: SysExit { .dataError }
-}
-
 extension ScoreRuleChoice: ExpressibleByArgument {}
 extension SethMode: ExpressibleByArgument {}
 
@@ -15,6 +11,8 @@ extension SethMode: ExpressibleByArgument {}
 enum InputFormatChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, brt
     case sethR = "seth-r"
+    /// `nil` for `auto`.
+    var format: ResultsFormat? { ResultsFormat(rawValue: rawValue) }
 }
 
 /// `--trials-per-session`: a positive count, or `auto` (each session's own number of trial rows).
@@ -44,13 +42,6 @@ struct UTCTime: ExpressibleByArgument {
     }
 
     var defaultValueDescription: String { text }
-}
-
-/// The parameters recorded in the provenance.
-struct Parameters: Encodable {
-    var input_format: String
-    var analysis: SessionAnalysisOptions
-    var skip_bad_lines: Bool
 }
 
 @main
@@ -125,45 +116,19 @@ struct RTStatsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let runner = ToolRunner(tool: "rt-stats", quiet: output.quiet, verbose: output.verbose, keepGoing: output.keepGoing)
-        try runner.run {
-            var options = SessionAnalysisOptions()
-            options.trialsPerSession = trialsPerSession.count
-            options.scoreRule = scoreRule
-            options.ruleCutover = ruleCutover.secondsSince1970
-            options.sethWindow = sethWindow
-            options.sethMinN = sethMinN
-            options.sethMode = sethMode
-            options.minMs = minMs
-            options.maxMs = maxMs
-            options.trim = trim
-            options.gapMinutes = gapMinutes
-            let format: InputFormat? = switch inputFormat {
-            case .auto: nil
-            case .brt: .brt
-            case .sethR: .sethR
-            }
-            let out = try output.open(tableNames: BrainTrackerTables.names, inputs: inputs)
-            var records: [InputRecord] = []
-            var analyses: [RTAnalysis] = []
-            let progress = ProgressBar(inputs: inputs, quiet: output.quiet)
-            let failures = try runner.forEachInput(inputs, progress: progress) { path in
-                let (data, record) = try InputFile.read(path)
-                progress.advance(bytes: data.count)
-                let analysis = try RTStats.analyze(data, sourceFile: path, format: format, options: options,
-                                                   skipBadLines: skipBadLines)
-                runner.diagnostics.report(analysis.anomalies, for: path)
-                analyses.append(analysis)
-                records.append(record)
-            }
-            guard !analyses.isEmpty else { try runner.finish(failures: failures); return }
-            for build in [BrainTrackerTables.trials, BrainTrackerTables.sessions, BrainTrackerTables.anomalies] {
-                for analysis in analyses { try out.write(build(analysis)) }
-            }
-            let parameters = Parameters(input_format: inputFormat.rawValue, analysis: options, skip_bad_lines: skipBadLines)
-            try out.commit(provenance: runner.provenance(inputs: records,
-                                                         parametersJSON: Provenance.encodeParameters(parameters)))
-            try runner.finish(failures: failures)
-        }
+        var analysis = SessionAnalysisOptions()
+        analysis.trialsPerSession = trialsPerSession.count
+        analysis.scoreRule = scoreRule
+        analysis.ruleCutover = ruleCutover.secondsSince1970
+        analysis.sethWindow = sethWindow
+        analysis.sethMinN = sethMinN
+        analysis.sethMode = sethMode
+        analysis.minMs = minMs
+        analysis.maxMs = maxMs
+        analysis.trim = trim
+        analysis.gapMinutes = gapMinutes
+        let format = BrainTrackerFormat(options: .init(format: inputFormat.format, analysis: analysis,
+                                                       skipBadLines: skipBadLines))
+        try ToolRunner(tool: "rt-stats", output: output).run(format, inputs: inputs, output: output)
     }
 }

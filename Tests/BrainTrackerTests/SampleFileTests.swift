@@ -14,7 +14,7 @@ struct SampleFileTests {
         let data = try Data(contentsOf: Self.folder.appendingPathComponent("BrainTrackerResultsFile.csv"))
         let text = TextLines(data)
         #expect(text.terminatorCounts["LF"] ?? 0 > 0 && text.terminatorCounts["CR"] ?? 0 > 0)
-        let a = try RTStats.analyze(data, sourceFile: "sample.csv", format: nil, options: SessionAnalysisOptions(), skipBadLines: false)
+        let a = try BrainTrackerFormat.analyze(data, sourceFile: "sample.csv", format: nil, options: SessionAnalysisOptions(), skipBadLines: false)
         #expect(Set(a.trials.map(\.rowFormat)) == [.legacy4, .legacyHandID, .timestampParen, .current])
         #expect(a.sessions.count == 14)
         let complete = a.sessions.filter(\.complete)
@@ -33,7 +33,7 @@ struct SampleFileTests {
     @Test("R export sample: warm-ups, exclusions and complete sessions")
     func rExport() throws {
         let data = try Data(contentsOf: Self.folder.appendingPathComponent("brain_data_raw.csv"))
-        let a = try RTStats.analyze(data, sourceFile: "r.csv", format: nil, options: SessionAnalysisOptions(), skipBadLines: false)
+        let a = try BrainTrackerFormat.analyze(data, sourceFile: "r.csv", format: nil, options: SessionAnalysisOptions(), skipBadLines: false)
         #expect(a.format == .sethR && a.sessions.count == 12)
         #expect(a.sessions.filter(\.isWarmup).count == 6)
         #expect(a.sessions.filter { !$0.isWarmup }.allSatisfy { $0.complete && $0.nValidSeth == 32 && $0.sethPtileMean != nil })

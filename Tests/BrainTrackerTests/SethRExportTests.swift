@@ -9,7 +9,7 @@ struct SethRExportTests {
     static let header = "\"when\",\"condition\",\"trial\",\"foreperiod.msec\",\"problem\",\"latency.msec\",\"latency.ptile\",\"actual.answer\",\"correct\",\"include\",\"note\""
 
     static func analyse(_ text: String, _ options: SessionAnalysisOptions = SessionAnalysisOptions(), skip: Bool = false) throws -> RTAnalysis {
-        try RTStats.analyze(Data(text.utf8), sourceFile: "r.csv", format: nil, options: options, skipBadLines: skip)
+        try BrainTrackerFormat.analyze(Data(text.utf8), sourceFile: "r.csv", format: nil, options: options, skipBadLines: skip)
     }
 
     @Test("detected by its header, with or without the row-name column; quoted fields, CRLF, newlines in quotes")
@@ -22,7 +22,7 @@ struct SethRExportTests {
             "\"9\",\"2014-03-09 08:00:01\",\"2014-03-09 08:00 a\nsecond line\",1,1500,\"2\",500,NA,\"2\",TRUE,TRUE,\"\"",
             "\"10\",\"2014-03-09 08:10:01\",\"2014-03-09 08:10  warmup\",1,1500,\"2\",500,40,\"2\",TRUE,FALSE,\"warmup\"",
         ].joined(separator: "\r\n") + "\r\n"
-        #expect(RTStats.detectFormat(TextLines(Data(text.utf8))) == .sethR)
+        #expect(BrainTrackerFormat.detectFormat(TextLines(Data(text.utf8))) == .sethR)
         let a = try Self.analyse(text)
         #expect(a.format == .sethR)
         #expect(a.trials.map(\.line) == [2, 3, 4, 5, 7])
@@ -64,7 +64,7 @@ struct SethRExportTests {
         let headerOnly = try Self.analyse(Self.header + "\n")
         #expect(headerOnly.trials.isEmpty && headerOnly.anomalies.map(\.code) == ["W_NO_RECORDS"])
         #expect(throws: BrainTrackerError.self) {
-            try RTStats.analyze(Data((Self.header + "\n").utf8), sourceFile: "r.csv", format: .brt, options: SessionAnalysisOptions(), skipBadLines: false)
+            try BrainTrackerFormat.analyze(Data((Self.header + "\n").utf8), sourceFile: "r.csv", format: .brt, options: SessionAnalysisOptions(), skipBadLines: false)
         }
     }
 
@@ -92,7 +92,7 @@ struct SethRExportTests {
         try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
         var options = SessionAnalysisOptions()
         options.sethWindow = 30
-        let a = try RTStats.analyze(Data(contentsOf: URL(fileURLWithPath: path)), sourceFile: "r.csv", format: nil, options: options, skipBadLines: false)
+        let a = try BrainTrackerFormat.analyze(Data(contentsOf: URL(fileURLWithPath: path)), sourceFile: "r.csv", format: nil, options: options, skipBadLines: false)
         let script = """
         import sys, numpy as np, pandas as pd
         d = pd.read_csv(sys.argv[1])

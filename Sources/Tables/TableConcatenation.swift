@@ -1,9 +1,7 @@
-import Tables
-
-extension InteractLogTables {
-    /// Joins batches of one table (same columns) in a single pass per column, so that many small logs cost
-    /// linear time (appending batch by batch copies the growing columns each time).
-    public static func concatenate(_ batches: [Table]) -> Table? {
+extension Table {
+    /// Joins batches of one table (same columns) in a single pass per column, so that many small batches cost
+    /// linear time (``append(_:)`` batch by batch copies the growing columns each time); `nil` for no batches.
+    public static func concatenating(_ batches: [Table]) -> Table? {
         guard let first = batches.first else { return nil }
         let columns = first.columns.indices.map { index -> Column in
             var column = first.columns[index]

@@ -1,0 +1,80 @@
+/// An input format as every tool reads it (docs/conventions.md §1): the one contract between a format's library
+/// and the shared runner (`ToolSupport`'s ``ToolRunner``), which owns opening the output, progress,
+/// `--keep-going`, the stderr summary, the provenance and the exit codes.
+///
+/// A format reads each input on its own (``read(_:)``), then makes the run's tables from every input that could
+/// be read (``tables(_:)``), so that checks across files (duplicate trials, a subject's date order) see them all.
+/// Its ``options`` are what the provenance records as the run's parameters: the values the library uses, not a
+/// restatement of them.
+public protocol InputFormat {
+    /// The run's options; encoded as JSON, the provenance's `parameters`.
+    associatedtype Options: Encodable
+    /// What one input becomes.
+    associatedtype Parsed
+
+    /// The options in force.
+    var options: Options { get }
+
+    /// Every table the format writes, in output order (`--table` chooses among them).
+    var tableNames: [String] { get }
+
+    /// Whether a folder given as an input is read as the files under it (recursively, sorted); otherwise a folder
+    /// is refused as an unreadable input.
+    var readsFolders: Bool { get }
+
+    /// Reads one input. Errors are ``ReportableError``s naming the file and the line or byte offset; one ends the
+    /// run, or with `--keep-going` fails this input alone.
+    func read(_ input: InputSource) throws -> Parsed
+
+    /// Whether ``read(_:emit:)`` hands table batches over while it reads (``StreamingInputFormat``).
+    var streamsTables: Bool { get }
+
+    /// Reads one input, handing table batches to `emit` as they are made when the format streams; by default
+    /// ``read(_:)``, emitting nothing.
+    func read(_ input: InputSource, emit: (Table) throws -> Void) throws -> Parsed
+
+    /// One line about a parsed input for stderr (e.g. packets and lost samples), or `nil`.
+    func summary(of parsed: Parsed) -> String?
+
+    /// The run's tables from the inputs read, in input order: every table of ``tableNames``, empty ones included.
+    /// Throws when the run as a whole has nothing to write.
+    func tables(_ parsed: [Parsed]) throws -> FormatOutput
+}
+
+extension InputFormat {
+    public var readsFolders: Bool { false }
+    public var streamsTables: Bool { false }
+    public func read(_ input: InputSource, emit: (Table) throws -> Void) throws -> Parsed { try read(input) }
+    public func summary(of parsed: Parsed) -> String? { nil }
+}
+
+/// A format whose inputs are too large to hold: ``read(_:emit:)`` hands table batches to the runner as they are
+/// decoded, and ``InputFormat/tables(_:)`` adds what is known only at the end (per-input summaries, anomalies).
+/// Batches already handed over stay in the output when the input fails later.
+/// It implements ``InputFormat/read(_:emit:)``; its ``InputFormat/read(_:)`` drops the batches.
+public protocol StreamingInputFormat: InputFormat {}
+
+extension StreamingInputFormat {
+    public var streamsTables: Bool { true }
+    public func read(_ input: InputSource) throws -> Parsed { try read(input) { _ in } }
+}
+
+/// What a run writes: table batches, HDF5 arrays, and the anomalies (the rows of its `anomalies` table, which is
+/// among `tables`) for the stderr summary.
+public struct FormatOutput {
+    /// Table batches in output order; batches of one name append rows to that table.
+    public var tables: [Table]
+    /// N-dimensional arrays for HDF5 outputs (`/arrays/…`); CSV outputs leave them out.
+    public var arrays: [ArrayDataset]
+    /// The run's anomalies, as in its `anomalies` table.
+    public var anomalies: [Anomaly]
+    /// Lines for stderr about the run as a whole.
+    public var notes: [String]
+
+    public init(tables: [Table], arrays: [ArrayDataset] = [], anomalies: [Anomaly], notes: [String] = []) {
+        self.tables = tables
+        self.arrays = arrays
+        self.anomalies = anomalies
+        self.notes = notes
+    }
+}
