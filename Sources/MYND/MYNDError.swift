@@ -1,3 +1,5 @@
+import Tables
+
 /// Why a MYND file cannot be read (spec §9). Every message names the file and, where one applies, the line and
 /// column (JSON) or the HDF5 path.
 public enum MYNDError: Error, Equatable, CustomStringConvertible {
@@ -15,6 +17,8 @@ public enum MYNDError: Error, Equatable, CustomStringConvertible {
     case hdf5(file: String, message: String)
     /// The process that read an HDF5 recording failed; `message` names the file and what happened.
     case readerProcess(message: String)
+    /// No input was a questionnaire or a recording: every file read was set aside.
+    case nothingToRead(setAside: [Anomaly])
 
     public var description: String {
         switch self {
@@ -35,6 +39,9 @@ public enum MYNDError: Error, Equatable, CustomStringConvertible {
             return "\(file):\(path): \(message)"
         case .hdf5(let file, let message):
             return "\(file): \(message)"
+        case .nothingToRead(let setAside):
+            let example = setAside.first.map { " (e.g. \($0.sourceFile): \($0.message))" } ?? ""
+            return "nothing to read: no MYND questionnaire or recording among the inputs; \(setAside.count) file\(setAside.count == 1 ? "" : "s") set aside\(example)"
         case .readerProcess(let message):
             return message
         }

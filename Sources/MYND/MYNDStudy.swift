@@ -22,11 +22,27 @@ public struct MYNDStudy: Sendable {
         self.recordingReader = recordingReader
     }
 
-    /// Reads one file given by path (`data` its bytes): a questionnaire result or a recording is parsed and
-    /// kept; `message.json` and PDFs are set aside with an `ignored` row; anything else throws ``MYNDError``.
-    /// Returns the anomalies the file added.
-    @discardableResult
-    public mutating func ingest(path: String, data: Data) throws(MYNDError) -> [Anomaly] {
+    /// What one file is once read: a questionnaire result, an analysed recording, or a file set aside.
+    public enum Item: Sendable {
+        case questionnaire(QuestionnaireResult)
+        case recording(RecordingAnalysis)
+        /// A file that is not read, with its `I_IGNORED` row saying why.
+        case setAside(Anomaly)
+
+        /// The anomalies the file adds.
+        public var anomalies: [Anomaly] {
+            switch self {
+            case .questionnaire(let result): result.anomalies
+            case .recording(let analysis): analysis.anomalies
+            case .setAside(let anomaly): [anomaly]
+            }
+        }
+    }
+
+    /// Reads one file given by path (`data` its bytes): a questionnaire result or a recording is parsed (a
+    /// recording through `recordingReader`); `message.json` and PDFs are set aside; anything else throws.
+    public static func read(path: String, data: Data, options: RecordingAnalysisOptions,
+                            recordingReader: RecordingReader) throws(MYNDError) -> Item {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let expected = name.contains(".hdf") ? "HDF5" : "JSON"
         switch MYNDContentKind.detect(data) {
@@ -40,23 +56,32 @@ public struct MYNDStudy: Sendable {
             throw .wrongContent(file: path, expected: "a MYND questionnaire (JSON) or recording (HDF5)", found: found)
         case .json:
             if name == "message.json" { return setAside(path, "the study's announcement file is not read") }
-            let result = try QuestionnaireResult.parse(data, sourceFile: path)
-            questionnaires.append(result)
-            return result.anomalies
+            return .questionnaire(try QuestionnaireResult.parse(data, sourceFile: path))
         case .hdf5:
-            let recording = try recordingReader.read(path)
-            let analysis = RecordingAnalysis(recording, options: options)
-            recordings.append(analysis)
-            return analysis.anomalies
+            return .recording(RecordingAnalysis(try recordingReader.read(path), options: options))
         }
     }
 
-    /// Sets a file aside with an `ignored` row (info) saying why.
+    /// A file set aside with an `I_IGNORED` row (info) saying why.
+    public static func setAside(_ path: String, _ message: String) -> Item {
+        .setAside(Anomaly(sourceFile: path, severity: .info, code: "I_IGNORED", message: message))
+    }
+
+    /// Adds a file read by ``read(path:data:options:recordingReader:)``.
+    public mutating func add(_ item: Item) {
+        switch item {
+        case .questionnaire(let result): questionnaires.append(result)
+        case .recording(let analysis): recordings.append(analysis)
+        case .setAside(let anomaly): setAside.append(anomaly)
+        }
+    }
+
+    /// Reads one file and keeps it; returns the anomalies the file added.
     @discardableResult
-    public mutating func setAside(_ path: String, _ message: String) -> [Anomaly] {
-        let anomaly = Anomaly(sourceFile: path, severity: .info, code: "I_IGNORED", message: message)
-        setAside.append(anomaly)
-        return [anomaly]
+    public mutating func ingest(path: String, data: Data) throws(MYNDError) -> [Anomaly] {
+        let item = try Self.read(path: path, data: data, options: options, recordingReader: recordingReader)
+        add(item)
+        return item.anomalies
     }
 
     /// The tables of spec §8 (answers, recordings, events, epochs, band_power, quality, quality_summary,
@@ -125,16 +150,5 @@ public struct MYNDStudy: Sendable {
             RecordingTables.qualitySummary(recordings),
             Table.anomalies(allAnomalies),
         ], allAnomalies)
-    }
-
-    /// Anomalies grouped by source file, files in first-seen order (for one stderr line each).
-    public static func bySource(_ anomalies: [Anomaly]) -> [(source: String, anomalies: [Anomaly])] {
-        var order: [String] = []
-        var groups: [String: [Anomaly]] = [:]
-        for anomaly in anomalies {
-            if groups[anomaly.sourceFile] == nil { order.append(anomaly.sourceFile) }
-            groups[anomaly.sourceFile, default: []].append(anomaly)
-        }
-        return order.map { ($0, groups[$0]!) }
     }
 }

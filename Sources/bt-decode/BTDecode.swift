@@ -72,7 +72,7 @@ struct BTDecode: ParsableCommand {
 
     /// The analysis options from the command line; a usage error (exit 64) when they cannot work.
     func analysisOptions() throws -> BrainiacAnalysisOptions {
-        do {
+        do throws(AnalysisOptionsError) {
             var options = BrainiacAnalysisOptions(baselineDelay: baselineDelay, indicatorRules: indicatorRules, windowSeconds: windowS)
             if let baselineStartSample {
                 options.baselineStart = BrainiacAnalysisOptions.baselineStart(sample: baselineStartSample)
@@ -82,7 +82,7 @@ struct BTDecode: ParsableCommand {
             if let bands { options.bands = bands }
             try options.validate()
             return options
-        } catch let error as AnalysisOptionsError {
+        } catch {
             throw ToolError.usage(error.description)
         }
     }
@@ -92,87 +92,14 @@ struct BTDecode: ParsableCommand {
         guard maxGap >= 0 else { throw ValidationError("--max-gap must not be negative") }
     }
 
-    /// The parameters recorded in the provenance.
-    struct Parameters: Encodable {
-        var byte_order: String
-        var order_step: Int
-        var max_gap_samples: Int
-        var split_segments: Bool
-        var gaps: String
-        var sampling_rate_hz: Double
-        var scaling_nv_per_count: Double
-        /// Whether the analysis tables were made (`--no-analysis` turns them off; `analysis` is then absent).
-        var analysis_tables: Bool
-        var analysis: BrainiacAnalysisOptions?
-    }
-
     func run() throws {
-        let runner = ToolRunner(tool: "bt-decode", quiet: output.quiet, verbose: output.verbose, keepGoing: output.keepGoing)
+        let runner = ToolRunner(tool: "bt-decode", output: output)
         try runner.run {
-            let analysisOptions = try analysisOptions()
-            let tableNames = CaptureTables.names + (noAnalysis ? [] : BrainiacAnalysis.tableNames)
-            // bt-decode makes no HDF5 calls of its own, so its tables can be written while the next batch decodes.
-            let out = try output.open(tableNames: tableNames, inputs: inputs, inBackground: true)
-            let options = CaptureDecoderOptions(orderStep: orderStep, maxGapSamples: maxGap,
-                                                splitSegments: !noSplit, gaps: gaps)
-            let progress = ProgressBar(inputs: inputs, quiet: output.quiet)
-            var records: [InputRecord] = []
-            var recordings: [Table] = [], gapTables: [Table] = [], anomalies: [Anomaly] = []
-            var wroteSamples = false
-            let pathWidth = inputs.map(\.utf8.count).max() ?? 0
-            let failures = try runner.forEachInput(inputs, progress: progress) { path in
-                var samples = SampleTableBuilder(sourceFile: path, sourceFileWidth: pathWidth)
-                let analysis = noAnalysis ? nil
-                    : AnalysisPipeline(BrainiacAnalysis(sourceFile: path, options: analysisOptions))
-                let result = Result {
-                    try CaptureFile.decode(path, byteOrder: byteOrder, options: options, progress: progress) {
-                        for table in samples.add($0) {
-                            try out.write(table)
-                            wroteSamples = true
-                        }
-                        // Analysis rows go out as they come (a chunk behind), so memory stays bounded for long
-                        // captures.
-                        for table in analysis?.consume($0) ?? [] where table.rowCount > 0 { try out.write(table) }
-                    }
-                }
-                // The last, shorter batch and the analysis still queued; written even when the input failed
-                // part-way, like the batches before them.
-                if let last = samples.finish() {
-                    try out.write(last)
-                    wroteSamples = true
-                }
-                let complete = (try? result.get()) != nil
-                for table in analysis?.finish(complete: complete) ?? [] where table.rowCount > 0 { try out.write(table) }
-                let decoded = try result.get()
-                records.append(decoded.record)
-                recordings.append(decoded.recordings)
-                gapTables.append(CaptureTables.gaps(decoded.events, sourceFile: path))
-                anomalies += CaptureTables.anomalies(decoded.events, sourceFile: path)
-                runner.diagnostics.note(decoded.summary)
-            }
-            if !wroteSamples { try out.write(SampleTableBuilder.table([], sourceFile: "")) }
-            try out.write(concatenated(recordings) ?? CaptureTables.recordings([], sourceFile: "", byteOrder: .be,
-                                                                               scoreLE: nil, scoreMixed: nil))
-            try out.write(concatenated(gapTables) ?? CaptureTables.gaps([], sourceFile: ""))
-            try out.write(Table.anomalies(anomalies))
-            // Tables no input gave rows to still exist, with their columns (an empty batch adds nothing otherwise).
-            if !noAnalysis {
-                for table in BrainiacAnalysis(sourceFile: "", options: analysisOptions).tables { try out.write(table) }
-            }
-            let parameters = Parameters(byte_order: byteOrder.rawValue, order_step: orderStep,
-                                        max_gap_samples: maxGap, split_segments: !noSplit, gaps: gaps.rawValue,
-                                        sampling_rate_hz: BrainiacHeadband.samplingRate,
-                                        scaling_nv_per_count: BrainiacScaling.nanovoltsPerCount,
-                                        analysis_tables: !noAnalysis, analysis: noAnalysis ? nil : analysisOptions)
-            try out.commit(provenance: runner.provenance(inputs: records,
-                                                         parametersJSON: Provenance.encodeParameters(parameters)))
-            try runner.finish(failures: failures)
+            let decoder = CaptureDecoderOptions(orderStep: orderStep, maxGapSamples: maxGap, splitSegments: !noSplit,
+                                                gaps: gaps)
+            let options = CaptureFormat.Options(byteOrder: byteOrder, decoder: decoder,
+                                                analysis: noAnalysis ? nil : try analysisOptions())
+            try runner.run(CaptureFormat(options: options, inputs: inputs), inputs: inputs, output: output)
         }
-    }
-
-    private func concatenated(_ tables: [Table]) -> Table? {
-        guard var first = tables.first else { return nil }
-        for table in tables.dropFirst() { first.append(table) }
-        return first
     }
 }

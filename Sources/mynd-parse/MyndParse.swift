@@ -5,61 +5,12 @@ import Spectral
 import Tables
 import ToolSupport
 
-extension MYNDError: ReportableError {
-    public var exitCode: SysExit { .dataError }
-    public var message: String { description }
-}
-
 extension DateOrder: ExpressibleByArgument {}
 
 /// `--date-order`: auto or one of the orders.
 enum DateOrderChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, mdy, dmy, ymd
     var order: DateOrder? { DateOrder(rawValue: rawValue) }
-}
-
-/// The parameters recorded in the provenance (numbers as JSON numbers).
-struct Parameters: Encodable {
-    struct Welch: Encodable {
-        var segment_s: Double
-        var overlap = 0.5
-        var window = "hann (periodic)"
-        var detrend = "constant"
-        var scaling = "density"
-        var epoch_mean_removed = true
-        var relative_to_hz = [1.0, 45.0]
-    }
-    struct Quality: Encodable {
-        var window_s = 0.5
-        var threshold_uv2 = SignalQuality.threshold
-        var initial_average = SignalQuality.initialAverage
-    }
-    struct AppAlphaWindows: Encodable {
-        var window_s = AppAlpha.windowSeconds
-        var step_s = AppAlpha.stepSeconds
-        var band_hz = [8.0, 12.0]
-        var window = "hann (symmetric)"
-    }
-    var date_order: String
-    var bands: String
-    var welch: Welch
-    var quality = Quality()
-    var app_alpha = AppAlphaWindows()
-    var definitions: String?
-    var check_protocol: String?
-    var protocol_name: String?
-}
-
-/// The files under a path: the path itself, or a folder's files (recursively, sorted).
-func files(under path: String) -> [String] {
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return [path] }
-    let base = path.hasSuffix("/") ? String(path.dropLast()) : path
-    let relative = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String]) ?? []
-    return relative.sorted().map { "\(base)/\($0)" }.filter { candidate in
-        var folder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: candidate, isDirectory: &folder) && !folder.boolValue
-    }
 }
 
 @main
@@ -138,118 +89,45 @@ struct MyndParse: ParsableCommand {
         guard welchSegmentS > 0, welchSegmentS <= 3600 else { throw ValidationError("--welch-segment-s must be positive and at most 3600") }
     }
 
-    func parameters(protocolName: String?) -> Parameters {
-        Parameters(date_order: dateOrder.rawValue, bands: bands.map(\.description).joined(separator: ","),
-                   welch: .init(segment_s: welchSegmentS),
-                   definitions: definitions, check_protocol: checkProtocol, protocol_name: protocolName)
-    }
-
     func run() throws {
-        let runner = ToolRunner(tool: "mynd-parse", quiet: output.quiet, verbose: output.verbose, keepGoing: output.keepGoing)
+        let runner = ToolRunner(tool: "mynd-parse", output: output)
         try runner.run {
-            let options = RecordingAnalysisOptions(bands: bands, welchSegmentSeconds: welchSegmentS)
-            if let folder = checkProtocol {
-                try runCheck(folder: folder, runner: runner, options: options)
-            } else {
-                try runParse(runner: runner, options: options)
+            var options = MYNDOptions(analysis: RecordingAnalysisOptions(bands: bands, welchSegmentSeconds: welchSegmentS),
+                                      dateOrder: dateOrder.order, definitionsFolder: definitions)
+            guard let folder = checkProtocol else {
+                let format = MYNDFormat(options: options, definitions: try loadDefinitions(),
+                                        recordingReader: Self.recordingReader)
+                try runner.run(format, inputs: inputs, output: output)
+                return
             }
+            guard InputFolder.isFolder(folder) else {
+                throw ToolError.unreadable(path: folder, reason: "--check-protocol needs a subject folder")
+            }
+            var studyProtocol = StudyProtocol.myndExample
+            var records: [InputRecord] = []
+            if let path = `protocol` {
+                let (data, record) = try InputFile.read(path)
+                studyProtocol = try StudyProtocol.parse(data, sourceFile: path)
+                records.append(record)
+            }
+            options.checkedFolder = folder
+            options.protocolName = studyProtocol.name
+            let check = MYNDProtocolCheck(folder: folder, studyProtocol: studyProtocol, options: options,
+                                          recordingReader: Self.recordingReader)
+            try runner.run(check, inputs: [folder], output: output, extraInputs: records)
         }
     }
 
+    /// The questionnaire definitions in the `--definitions` folder (files that are not definitions are passed over).
     func loadDefinitions() throws -> DefinitionSet? {
         guard let definitions else { return nil }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: definitions, isDirectory: &isFolder), isFolder.boolValue else {
+        guard InputFolder.isFolder(definitions) else {
             throw ToolError.unreadable(path: definitions, reason: "--definitions needs a folder")
         }
-        let found = try files(under: definitions).filter { $0.hasSuffix(".json") }.compactMap { path in
+        let found = try InputFolder.files(under: definitions).filter { $0.hasSuffix(".json") }.compactMap { path in
             QuestionnaireDefinition.parse(try InputFile.read(path).contents, fileName: path)
         }
         if found.isEmpty { Diagnostics(tool: "mynd-parse", quiet: output.quiet).note("\(definitions): no questionnaire definitions found") }
         return DefinitionSet(found)
-    }
-
-    func runParse(runner: ToolRunner, options: RecordingAnalysisOptions) throws {
-        let definitionSet = try loadDefinitions()
-        var study = MYNDStudy(options: options, recordingReader: Self.recordingReader)
-        var paths: [String] = []
-        for input in inputs {
-            let under = files(under: input)
-            if under.count == 1, under[0] == input { paths.append(input); continue }
-            let mynd = under.filter { MYNDFileName(path: $0) != nil }
-            if mynd.isEmpty { throw ToolError.badInput("\(input): no MYND files (q_*.json, r_*.hdf) in the folder") }
-            for other in under where MYNDFileName(path: other) == nil {
-                study.setAside(other, "not a MYND result or recording name (in folder \(input))")
-            }
-            paths += mynd
-        }
-        var records: [InputRecord] = []
-        let progress = ProgressBar(inputs: paths, quiet: output.quiet)
-        let failures = try runner.forEachInput(paths, progress: progress) { path in
-            let (data, record) = try InputFile.read(path)
-            try study.ingest(path: path, data: data)
-            progress.advance(bytes: data.count)
-            records.append(record)
-        }
-        let (tables, anomalies) = study.tables(definitions: definitionSet, dateOrder: dateOrder.order)
-        for (source, list) in MYNDStudy.bySource(anomalies.filter { $0.severity != .info }) {
-            runner.diagnostics.report(list, for: source)
-        }
-        let setAside = anomalies.filter { $0.code == "I_IGNORED" }.count
-        if setAside > 0 { runner.diagnostics.note("\(setAside) file\(setAside == 1 ? "" : "s") set aside (ignored rows of the anomalies table)") }
-        if study.questionnaires.isEmpty && study.recordings.isEmpty && failures.isEmpty {
-            throw ToolError.badInput("nothing to read: every input was set aside (see the anomalies table)")
-        }
-        // The output is opened only now, so that nothing of it exists while inputs are read.
-        let out = try output.open(tableNames: MYNDStudy.tableNames, inputs: inputs)
-        for table in tables { try out.write(table) }
-        try out.commit(provenance: runner.provenance(inputs: records,
-                                                     parametersJSON: Provenance.encodeParameters(parameters(protocolName: nil))))
-        try runner.finish(failures: failures)
-    }
-
-    func runCheck(folder: String, runner: ToolRunner, options: RecordingAnalysisOptions) throws {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw ToolError.unreadable(path: folder, reason: "--check-protocol needs a subject folder")
-        }
-        var records: [InputRecord] = []
-        var study = StudyProtocol.myndExample
-        if let path = `protocol` {
-            let (data, record) = try InputFile.read(path)
-            study = try StudyProtocol.parse(data, sourceFile: path)
-            records.append(record)
-        }
-        var content = MYNDStudy(options: options, recordingReader: Self.recordingReader)
-        var folderFiles: [FolderFile] = []
-        let paths = files(under: folder)
-        let failures = try runner.forEachInput(paths) { path in
-            guard let name = MYNDFileName(path: path) else { folderFiles.append(FolderFile(path: path)); return }
-            let (data, record) = try InputFile.read(path)
-            records.append(record)
-            if name.encrypted {
-                var key: String?
-                if case .encrypted(_, let keyID) = MYNDContentKind.detect(data) { key = keyID }
-                folderFiles.append(FolderFile(path: path, keyID: key))
-                return
-            }
-            if case .encrypted(_, let keyID) = MYNDContentKind.detect(data) {
-                folderFiles.append(FolderFile(path: path, keyID: keyID))
-                return
-            }
-            try content.ingest(path: path, data: data)
-            folderFiles.append(FolderFile(path: path))
-        }
-        let (rows, anomalies) = CompletenessCheck.check(folder: folder, files: folderFiles, protocol: study)
-        let all = anomalies + content.tables(definitions: nil, dateOrder: dateOrder.order).anomalies
-        runner.diagnostics.report(all.filter { $0.severity != .info }, for: folder)
-        let missing = rows.filter { $0.status == "missing" || $0.status == "partial" }.count
-        runner.diagnostics.note("\(folder): \(rows.filter { $0.status == "complete" }.count) complete, \(missing) missing or partial, \(rows.filter { $0.status == "extra" }.count) extra of \(study.slots.count) slots in \(study.name)")
-        let out = try output.open(tableNames: ["completeness", "anomalies"], inputs: [folder])
-        try out.write(CompletenessCheck.table(folder: folder, rows: rows))
-        try out.write(Table.anomalies(all))
-        try out.commit(provenance: runner.provenance(inputs: records,
-                                                     parametersJSON: Provenance.encodeParameters(parameters(protocolName: study.name))))
-        try runner.finish(failures: failures)
     }
 }

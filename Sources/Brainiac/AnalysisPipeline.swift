@@ -1,4 +1,3 @@
-import Brainiac
 import Dispatch
 import Tables
 
@@ -7,17 +6,17 @@ import Tables
 /// Each call hands over the next decoded samples and returns the tables of every sample handed over before
 /// (waiting for their analysis to finish): the rows come out in input order and at the same points of the run
 /// whatever the timing, so the output file is the same bytes from run to run.
-final class AnalysisPipeline: @unchecked Sendable {
+public final class AnalysisPipeline: @unchecked Sendable {
     // @unchecked: `analysis` is touched only on `queue`.
     private let analysis: BrainiacAnalysis
     private let queue = DispatchQueue(label: "brainbatch.analysis")
 
-    init(_ analysis: BrainiacAnalysis) {
+    public init(_ analysis: BrainiacAnalysis) {
         self.analysis = analysis
     }
 
     /// Queues `samples` for analysis; returns the tables of the samples queued by earlier calls.
-    func consume(_ samples: [BrainiacSample]) -> [Table] {
+    public func consume(_ samples: [BrainiacSample]) -> [Table] {
         let earlier = queue.sync { analysis.takeTables() }
         queue.async { [self] in analysis.consume(samples) }
         return earlier
@@ -26,7 +25,7 @@ final class AnalysisPipeline: @unchecked Sendable {
     /// Waits for the samples queued so far and returns the tables not yet returned, after finishing the analysis
     /// (the last segment's band power and baseline) when the input was `complete`; an input that failed part-way
     /// keeps the rows of what was decoded before the failure, unfinished.
-    func finish(complete: Bool) -> [Table] {
+    public func finish(complete: Bool) -> [Table] {
         queue.sync {
             if complete { analysis.finish() }
             return analysis.takeTables()

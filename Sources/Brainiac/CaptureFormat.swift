@@ -1,0 +1,141 @@
+import Foundation
+import Tables
+
+/// Brainiac captures as `bt-decode` reads them (docs/formats/brainiac.md): each file streamed once, its samples and
+/// SDK analysis rows handed over in batches as they are decoded (memory stays flat in the capture's length); the
+/// per-capture tables (`recordings`, `gaps`, `anomalies`) follow once every capture is read.
+public struct CaptureFormat: StreamingInputFormat {
+    /// The options of a run, as the provenance records them.
+    public struct Options: Sendable, Encodable {
+        public var byteOrder: ByteOrderChoice
+        public var decoder: CaptureDecoderOptions
+        /// The SDK analysis and band power; `nil` decodes only (`--no-analysis`).
+        public var analysis: BrainiacAnalysisOptions?
+
+        public init(byteOrder: ByteOrderChoice = .auto, decoder: CaptureDecoderOptions = CaptureDecoderOptions(),
+                    analysis: BrainiacAnalysisOptions? = BrainiacAnalysisOptions()) {
+            self.byteOrder = byteOrder
+            self.decoder = decoder
+            self.analysis = analysis
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case byteOrder = "byte_order", orderStep = "order_step", maxGap = "max_gap_samples"
+            case split = "split_segments", gaps, rate = "sampling_rate_hz", scaling = "scaling_nv_per_count"
+            case analysisTables = "analysis_tables", analysis
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(byteOrder.rawValue, forKey: .byteOrder)
+            try container.encode(decoder.orderStep, forKey: .orderStep)
+            try container.encode(decoder.maxGapSamples, forKey: .maxGap)
+            try container.encode(decoder.splitSegments, forKey: .split)
+            try container.encode(decoder.gaps.rawValue, forKey: .gaps)
+            try container.encode(BrainiacHeadband.samplingRate, forKey: .rate)
+            try container.encode(BrainiacScaling.nanovoltsPerCount, forKey: .scaling)
+            try container.encode(analysis != nil, forKey: .analysisTables)
+            try container.encodeIfPresent(analysis, forKey: .analysis)
+        }
+    }
+
+    /// One decoded capture: what the tables after the samples need.
+    public struct Decoded: Sendable {
+        public var sourceFile: String
+        public var events: [CaptureEvent]
+        public var recordings: Table
+        /// One line: packets, samples, lost samples, wraps, byte order, segments.
+        public var summary: String
+    }
+
+    public let options: Options
+    /// The width of `source_file` in the samples table: the longest input path of the run, in UTF-8 bytes, so
+    /// that every batch has one HDF5 string type.
+    public let sourceFileWidth: Int
+
+    public init(options: Options = Options(), inputs: [String] = []) {
+        self.options = options
+        sourceFileWidth = inputs.map(\.utf8.count).max() ?? 0
+    }
+
+    public var tableNames: [String] { CaptureTables.names + (options.analysis == nil ? [] : BrainiacAnalysis.tableNames) }
+
+    public func read(_ input: InputSource, emit: (Table) throws -> Void) throws -> Decoded {
+        var samples = SampleTableBuilder(sourceFile: input.path, sourceFileWidth: sourceFileWidth)
+        let analysis = options.analysis.map { AnalysisPipeline(BrainiacAnalysis(sourceFile: input.path, options: $0)) }
+        let result = Result {
+            try decode(input) { batch in
+                for table in samples.add(batch) { try emit(table) }
+                // Analysis rows go out as they come (a chunk behind), so memory stays bounded for long captures.
+                for table in analysis?.consume(batch) ?? [] where table.rowCount > 0 { try emit(table) }
+            }
+        }
+        // The last, shorter batch and the analysis still queued; handed over even when the input failed part-way,
+        // like the batches before them.
+        if let last = samples.finish() { try emit(last) }
+        let complete = (try? result.get()) != nil
+        for table in analysis?.finish(complete: complete) ?? [] where table.rowCount > 0 { try emit(table) }
+        return try result.get()
+    }
+
+    public func summary(of parsed: Decoded) -> String? { parsed.summary }
+
+    public func tables(_ parsed: [Decoded]) -> FormatOutput {
+        let anomalies = parsed.flatMap { CaptureTables.anomalies($0.events, sourceFile: $0.sourceFile) }
+        // Every table exists with its columns even when no capture gave it rows (an empty batch adds nothing
+        // to a table that has rows).
+        var tables = [SampleTableBuilder.table([], sourceFile: "", sourceFileWidth: sourceFileWidth)]
+        tables += parsed.isEmpty ? [CaptureTables.recordings([], sourceFile: "", byteOrder: .be, scoreLE: nil, scoreMixed: nil)]
+            : parsed.map(\.recordings)
+        tables += parsed.isEmpty ? [CaptureTables.gaps([], sourceFile: "")]
+            : parsed.map { CaptureTables.gaps($0.events, sourceFile: $0.sourceFile) }
+        tables.append(.anomalies(anomalies))
+        if let analysis = options.analysis { tables += BrainiacAnalysis(sourceFile: "", options: analysis).tables }
+        return FormatOutput(tables: tables, anomalies: anomalies)
+    }
+
+    /// Streams the capture once through a ``CaptureStream``, handing decoded samples to `emit` in batches.
+    private func decode(_ input: InputSource, emit: ([BrainiacSample]) throws -> Void) throws -> Decoded {
+        let size = try input.size()
+        do {
+            var stream = try CaptureStream(fileSize: size, byteOrder: options.byteOrder, options: options.decoder)
+            // Whole packets per chunk, so that a clean capture decodes into batches of one length.
+            try input.stream(chunkSize: 13_107 * BrainiacPacket.size) { chunk in
+                let samples = try stream.feed(chunk)
+                if !samples.isEmpty { try emit(samples) }
+            }
+            let last = try stream.finish()
+            if !last.isEmpty { try emit(last) }
+            let decision = stream.decision
+            let finite = { (value: Double?) in value.flatMap { $0.isFinite ? $0 : nil } }
+            let order = decision?.byteOrder ?? .be
+            let recordings = CaptureTables.recordings(stream.segments, sourceFile: input.path, byteOrder: order,
+                                                      scoreLE: finite(decision?.scoreLE),
+                                                      scoreMixed: finite(decision?.scoreMixed))
+            return Decoded(sourceFile: input.path, events: stream.events, recordings: recordings,
+                           summary: Self.summaryLine(input.path, stream.segments, order))
+        } catch let error as CaptureDecodingError {
+            throw CaptureInputError(path: input.path, error: error)
+        }
+    }
+
+    /// One line: packets, samples, lost samples and %, wraps, byte order, segments (spec §2.3).
+    static func summaryLine(_ path: String, _ segments: [CaptureSegment], _ order: BrainiacByteOrder) -> String {
+        let packets = segments.reduce(0) { $0 + $1.packets }
+        let samples = segments.reduce(0) { $0 + $1.samples }
+        let lost = segments.reduce(0) { $0 + $1.lostSamples }
+        let wraps = segments.reduce(0) { $0 + $1.wraps }
+        let percent = samples + lost > 0 ? 100 * Double(lost) / Double(samples + lost) : 0
+        return "\(path): \(packets) packets, \(samples) samples, \(lost) lost samples ("
+            + String(format: "%.2f", percent) + " %), \(wraps) wraps, byte order \(order.rawValue), "
+            + "\(segments.count) segment\(segments.count == 1 ? "" : "s")"
+    }
+}
+
+/// A capture that cannot be decoded (exit 65): the file and what was found.
+public struct CaptureInputError: ReportableError, Equatable {
+    public var path: String
+    public var error: CaptureDecodingError
+    public var exitCode: SysExit { .dataError }
+    public var message: String { "\(path): \(error.message)" }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Tables
+
+/// MYND questionnaire results and recordings as `mynd-parse` reads them (docs/formats/mynd.md): files, or
+/// subject folders walked recursively (files without a MYND name set aside there), each read on its own; the
+/// tables are made once all are in, as a subject's date order is decided across its files.
+public struct MYNDFormat: InputFormat {
+    public let options: MYNDOptions
+    /// The app's questionnaire definitions that label the answers, if given.
+    public let definitions: DefinitionSet?
+    /// How HDF5 recordings are read (in a child process in `mynd-parse`).
+    public let recordingReader: RecordingReader
+    public var tableNames: [String] { MYNDStudy.tableNames }
+    public var readsFolders: Bool { true }
+
+    public init(options: MYNDOptions = MYNDOptions(), definitions: DefinitionSet? = nil,
+                recordingReader: RecordingReader = .inProcess) {
+        self.options = options
+        self.definitions = definitions
+        self.recordingReader = recordingReader
+    }
+
+    public func read(_ input: InputSource) throws -> MYNDStudy.Item {
+        if let folder = input.folder, MYNDFileName(path: input.path) == nil {
+            return MYNDStudy.setAside(input.path, "not a MYND result or recording name (in folder \(folder))")
+        }
+        return try MYNDStudy.read(path: input.path, data: try input.contents(), options: options.analysis,
+                                  recordingReader: recordingReader)
+    }
+
+    public func tables(_ parsed: [MYNDStudy.Item]) throws -> FormatOutput {
+        var study = MYNDStudy(options: options.analysis, recordingReader: recordingReader)
+        parsed.forEach { study.add($0) }
+        if study.questionnaires.isEmpty && study.recordings.isEmpty {
+            throw MYNDError.nothingToRead(setAside: study.setAside)
+        }
+        let (tables, anomalies) = study.tables(definitions: definitions, dateOrder: options.dateOrder)
+        let setAside = study.setAside.count
+        let notes = setAside == 0 ? [] : ["\(setAside) file\(setAside == 1 ? "" : "s") set aside (I_IGNORED rows of the anomalies table)"]
+        return FormatOutput(tables: tables, anomalies: anomalies, notes: notes)
+    }
+}
+
+/// `mynd-parse --check-protocol`: which files of a study protocol a subject folder holds (spec §7.3), from the
+/// file names, with the content of the unencrypted files read for their anomalies.
+public struct MYNDProtocolCheck: InputFormat {
+    public let options: MYNDOptions
+    public let studyProtocol: StudyProtocol
+    /// The subject folder.
+    public let folder: String
+    public let recordingReader: RecordingReader
+    public var tableNames: [String] { ["completeness", "anomalies"] }
+    public var readsFolders: Bool { true }
+
+    /// One file of the folder, and what it holds when it was read.
+    public struct Parsed: Sendable {
+        public var file: FolderFile
+        public var content: MYNDStudy.Item?
+    }
+
+    public init(folder: String, studyProtocol: StudyProtocol = .myndExample, options: MYNDOptions = MYNDOptions(),
+                recordingReader: RecordingReader = .inProcess) {
+        self.folder = folder
+        self.studyProtocol = studyProtocol
+        self.options = options
+        self.recordingReader = recordingReader
+    }
+
+    public func read(_ input: InputSource) throws -> Parsed {
+        guard let name = MYNDFileName(path: input.path) else { return Parsed(file: FolderFile(path: input.path)) }
+        let data = try input.contents()
+        if case .encrypted(_, let keyID) = MYNDContentKind.detect(data) {
+            return Parsed(file: FolderFile(path: input.path, keyID: keyID))
+        }
+        if name.encrypted { return Parsed(file: FolderFile(path: input.path)) }
+        let item = try MYNDStudy.read(path: input.path, data: data, options: options.analysis,
+                                      recordingReader: recordingReader)
+        return Parsed(file: FolderFile(path: input.path), content: item)
+    }
+
+    public func tables(_ parsed: [Parsed]) -> FormatOutput {
+        let (rows, anomalies) = CompletenessCheck.check(folder: folder, files: parsed.map(\.file),
+                                                        protocol: studyProtocol)
+        var content = MYNDStudy(options: options.analysis, recordingReader: recordingReader)
+        parsed.compactMap(\.content).forEach { content.add($0) }
+        let all = anomalies + content.tables(definitions: nil, dateOrder: options.dateOrder).anomalies
+        let count = { (status: String) in rows.filter { $0.status == status }.count }
+        let summary = "\(folder): \(count("complete")) complete, \(count("missing") + count("partial")) missing or "
+            + "partial, \(count("extra")) extra of \(studyProtocol.slots.count) slots in \(studyProtocol.name)"
+        return FormatOutput(tables: [CompletenessCheck.table(folder: folder, rows: rows), .anomalies(all)],
+                            anomalies: all, notes: [summary])
+    }
+}
+
+extension MYNDError: ReportableError {
+    public var exitCode: SysExit { .dataError }
+    public var message: String { description }
+}
