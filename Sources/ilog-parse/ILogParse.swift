@@ -23,13 +23,9 @@ struct ILogParse: ParsableCommand {
         """,
         version: ToolVersion.current)
 
-    @Argument(help: "InteractLog .txt files.")
-    var inputs: [String]
+    @OptionGroup var input: InputOptions
 
     @OptionGroup var output: OutputOptions
-
-    @Flag(help: "Turn unreadable lines into anomalies rows (severity error) and go on.")
-    var skipBadLines = false
 
     @Option(help: ArgumentHelp("Also write the Java program's <stem>_strokes.txt and <stem>_keys.txt for each Java log into this folder.",
                                valueName: "dir"))
@@ -39,16 +35,15 @@ struct ILogParse: ParsableCommand {
     var force = false
 
     func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("give at least one InteractLog .txt file") }
         if force && javaCompanions == nil { throw ValidationError("--force only applies with --java-companions") }
     }
 
     func run() throws {
         let runner = ToolRunner(tool: "ilog-parse", output: output)
         try runner.run {
-            let companions = try javaCompanions.map { try CompanionWriter(folder: $0, inputs: inputs, force: force) }
-            let format = InteractLogFormat(options: .init(skipBadLines: skipBadLines, javaCompanions: javaCompanions))
-            try runner.run(format, inputs: inputs, output: output, sideOutput: companions)
+            let companions = try javaCompanions.map { try CompanionWriter(folder: $0, inputs: input.inputs, force: force) }
+            let format = InteractLogFormat(options: .init(skipBadLines: input.skipBadLines, javaCompanions: javaCompanions))
+            try runner.run(format, inputs: input.inputs, output: output, sideOutput: companions)
         }
     }
 }

@@ -46,13 +46,9 @@ struct Analyze: ParsableCommand {
         commandName: "analyze",
         abstract: "Save files into tables (the default subcommand).")
 
-    @Argument(help: "MindAffect hub save files (mindaffectBCI_*.txt).")
-    var inputs: [String]
+    @OptionGroup var input: InputOptions
 
     @OptionGroup var output: OutputOptions
-
-    @Flag(help: "Turn unreadable lines into anomalies rows (severity error) and go on.")
-    var skipBadLines = false
 
     @Option(help: "Message clock: sts (the client clock mapped to the hub; rts where they differ by > 1 s) or rts.")
     var clock: ClockChoice = .sts
@@ -70,7 +66,6 @@ struct Analyze: ParsableCommand {
     var codes: String = GoldCodeFamily.mgold65_6532.rawValue
 
     func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("give at least one save file") }
         guard itiMs > 0 else { throw ValidationError("--iti-ms must be positive, got \(itiMs)") }
         guard heartbeatGapMs > 0 else { throw ValidationError("--heartbeat-gap-ms must be positive, got \(heartbeatGapMs)") }
     }
@@ -81,8 +76,8 @@ struct Analyze: ParsableCommand {
             let (codeTable, codeRecord) = try loadCodes(codes)
             let analysis = SaveFileAnalysisOptions(clock: clock, itiMs: itiMs, timestampRule: timestamps,
                                                    heartbeatGapMs: heartbeatGapMs, codes: codes)
-            let format = MindAffectFormat(options: .init(analysis: analysis, skipBadLines: skipBadLines), codes: codeTable)
-            try runner.run(format, inputs: inputs, output: output, extraInputs: codeRecord.map { [$0] } ?? [])
+            let format = MindAffectFormat(options: .init(analysis: analysis, skipBadLines: input.skipBadLines), codes: codeTable)
+            try runner.run(format, inputs: input.inputs, output: output, extraInputs: codeRecord.map { [$0] } ?? [])
         }
     }
 }

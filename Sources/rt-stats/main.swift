@@ -65,13 +65,9 @@ struct RTStatsCommand: ParsableCommand {
         """,
         version: ToolVersion.current)
 
-    @Argument(help: "BrainTrackerResultsFile.csv files or R exports (brain_data_raw.csv).")
-    var inputs: [String]
+    @OptionGroup var input: InputOptions
 
     @OptionGroup var output: OutputOptions
-
-    @Flag(help: "Turn unreadable lines into anomalies rows (severity error) and go on.")
-    var skipBadLines = false
 
     @Option(help: "Input format: auto (by the first line), brt or seth-r.")
     var inputFormat: InputFormatChoice = .auto
@@ -107,7 +103,6 @@ struct RTStatsCommand: ParsableCommand {
     var gapMinutes: Double = 10
 
     func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("give at least one input file") }
         guard sethWindow > 0 else { throw ValidationError("--seth-window must be positive") }
         guard sethMinN >= 1 else { throw ValidationError("--seth-min-n must be at least 1") }
         guard minMs < maxMs else { throw ValidationError("--min-ms must be below --max-ms") }
@@ -128,7 +123,7 @@ struct RTStatsCommand: ParsableCommand {
         analysis.trim = trim
         analysis.gapMinutes = gapMinutes
         let format = BrainTrackerFormat(options: .init(format: inputFormat.format, analysis: analysis,
-                                                       skipBadLines: skipBadLines))
-        try ToolRunner(tool: "rt-stats", output: output).run(format, inputs: inputs, output: output)
+                                                       skipBadLines: input.skipBadLines))
+        try ToolRunner(tool: "rt-stats", output: output).run(format, inputs: input.inputs, output: output)
     }
 }
