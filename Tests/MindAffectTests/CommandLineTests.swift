@@ -176,16 +176,6 @@ struct CommandLineTests {
         #expect(try TestSupport.python(script, [out, small, sample]).contains("ok"))
     }
 
-    @Test("the same input and options give a byte-identical HDF5 file")
-    func determinism() throws {
-        let sample = TestSupport.packageRoot.appendingPathComponent("SampleData/mindaffect/mindaffectBCI_sample_261123_1200.txt").path
-        let out = TestSupport.temporaryFolder().appendingPathComponent("o.h5").path
-        #expect(try TestSupport.run(tool, [sample, "-o", out, "-q"]).status == 0)
-        let first = try Data(contentsOf: URL(fileURLWithPath: out))
-        #expect(try TestSupport.run(tool, [sample, "-o", out, "-q"]).status == 0)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == first)
-    }
-
     @Test("codes --check recognises both PMB tables as the regenerated families",
           .enabled(if: TestSupport.hasRealData("mindaffect"), "../shared/realdata/mindaffect is absent"))
     func codesCheck() throws {

@@ -43,18 +43,6 @@ struct OutputSafetyTests {
         try TestSupport.run(TestSupport.executable(c.tool), arguments)
     }
 
-    static func contents(_ folder: URL) throws -> [String: Data] {
-        var result: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: folder.path)
-        while let path = enumerator?.nextObject() as? String {
-            var isFolder: ObjCBool = false
-            let url = folder.appendingPathComponent(path)
-            FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
-            if !isFolder.boolValue { result[path] = try Data(contentsOf: url) }
-        }
-        return result
-    }
-
     @Test("-o without guessing: unknown extensions, contradictions and --table with HDF5 are usage errors; .hdf is HDF5",
           arguments: cases)
     func destinationRules(_ c: ToolCase) throws {
@@ -85,18 +73,18 @@ struct OutputSafetyTests {
         let (folder, input) = try OutputSafetyTests.workFolder(c)
         let out = folder.appendingPathComponent("tables").path
         #expect(try OutputSafetyTests.run(c, [input, "-o", out, "-q"]).status == 0)
-        let first = try OutputSafetyTests.contents(folder)
+        let first = try TestSupport.files(under: folder)
         #expect(first.keys.contains("tables/datapackage.json") && first.keys.contains("tables/provenance.json"))
         // Its own output is replaced (same bytes: deterministic), leaving no temporary files.
         #expect(try OutputSafetyTests.run(c, [input, "-o", out, "-q"]).status == 0)
-        #expect(try OutputSafetyTests.contents(folder) == first)
+        #expect(try TestSupport.files(under: folder) == first)
         // A table edited by hand is the researcher's now: refused, named, nothing changes.
         let table = try #require(first.keys.first { $0.hasPrefix("tables/") && $0.hasSuffix(".csv") })
         try (first[table]! + Data("edited\n".utf8)).write(to: folder.appendingPathComponent(table))
-        let edited = try OutputSafetyTests.contents(folder)
+        let edited = try TestSupport.files(under: folder)
         var result = try OutputSafetyTests.run(c, [input, "-o", out])
         #expect(result.status == 73 && result.stderr.contains(table), "\(result.stderr)")
-        #expect(try OutputSafetyTests.contents(folder) == edited)
+        #expect(try TestSupport.files(under: folder) == edited)
         // A folder that holds an input is refused, whatever else it holds.
         result = try OutputSafetyTests.run(c, [input, "-o", folder.appendingPathComponent("in").path + "/"])
         #expect(result.status == 73 && result.stderr.contains("holds the input"), "\(result.stderr)")
@@ -105,7 +93,7 @@ struct OutputSafetyTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: input)
         result = try OutputSafetyTests.run(c, [input, "-o", link])
         #expect(result.status == 73, "\(result.stderr)")
-        #expect(try OutputSafetyTests.contents(folder) == edited.merging(["link.h5": edited["in/" + URL(fileURLWithPath: input).lastPathComponent]!]) { a, _ in a })
+        #expect(try TestSupport.files(under: folder) == edited.merging(["link.h5": edited["in/" + URL(fileURLWithPath: input).lastPathComponent]!]) { a, _ in a })
     }
 
     @Test("A file given to the wrong tool says what it looks like and which tool reads it", arguments: cases)

@@ -31,6 +31,19 @@ public enum TestSupport {
         return url
     }
 
+    /// The bytes of every file under `folder` (hidden ones too), by path relative to it.
+    public static func files(under folder: URL) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder.path)
+        while let path = enumerator?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            let url = folder.appendingPathComponent(path)
+            _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
+            if !isFolder.boolValue { result[path] = try Data(contentsOf: url) }
+        }
+        return result
+    }
+
     /// The result of running a process.
     public struct ProcessResult: Sendable {
         public var status: Int32
