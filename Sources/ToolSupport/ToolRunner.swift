@@ -116,7 +116,10 @@ public struct ToolRunner {
     public func finish(failures: [(String, ReportableError)]) throws {
         guard !failures.isEmpty else { return }
         diagnostics.error("failed inputs:")
-        for (input, error) in failures { Diagnostics.writeLine("  \(input): \(error.message)") }
+        for (input, error) in failures {
+            // Messages name their file first; the input is added only to one that does not.
+            Diagnostics.writeLine("  " + (error.message.hasPrefix(input) ? error.message : "\(input): \(error.message)"))
+        }
         throw ToolError.someInputsFailed(count: failures.count)
     }
 

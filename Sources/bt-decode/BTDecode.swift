@@ -28,6 +28,8 @@ struct BTDecode: ParsableCommand {
         """,
         version: ToolVersion.current)
 
+    static func main() { mainAsTool() }
+
     @Argument(help: "Capture files.")
     var inputs: [String]
 

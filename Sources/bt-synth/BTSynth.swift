@@ -23,6 +23,8 @@ struct BTSynth: ParsableCommand {
         """,
         version: ToolVersion.current)
 
+    static func main() { mainAsTool() }
+
     enum Variant: String, ExpressibleByArgument { case v1, v2 }
 
     @Option(name: .shortAndLong, help: "The capture to write (.bin).")

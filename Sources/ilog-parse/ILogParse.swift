@@ -23,6 +23,8 @@ struct ILogParse: ParsableCommand {
         """,
         version: ToolVersion.current)
 
+    static func main() { mainAsTool() }
+
     @OptionGroup var input: InputOptions
 
     @OptionGroup var output: OutputOptions

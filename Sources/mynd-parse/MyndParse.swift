@@ -80,7 +80,7 @@ struct MyndParse: ParsableCommand {
     /// else the command line.
     static func main() {
         isolatedReader.serveIfAsked { path in try RecordingReader.inProcess.read(path).transferData() }
-        main(nil)
+        mainAsTool()
     }
 
     func validate() throws {

@@ -39,6 +39,8 @@ struct NTAnalyze: ParsableCommand {
         version: ToolVersion.current,
         subcommands: [Analyze.self, Codes.self],
         defaultSubcommand: Analyze.self)
+
+    static func main() { mainAsTool() }
 }
 
 struct Analyze: ParsableCommand {

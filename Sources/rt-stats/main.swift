@@ -65,6 +65,8 @@ struct RTStatsCommand: ParsableCommand {
         """,
         version: ToolVersion.current)
 
+    static func main() { mainAsTool() }
+
     @OptionGroup var input: InputOptions
 
     @OptionGroup var output: OutputOptions

@@ -224,17 +224,7 @@ struct ConventionsTests {
                 #expect(lines.count == 1, "\(run.what): \(lines.count) lines: \(result.stderr)")
                 #expect(lines.allSatisfy { $0.hasPrefix("\(tool.name): error: ") }, "\(run.what): \(result.stderr)")
             }
-            if run.parseError {
-                // Known violation: errors found by swift-argument-parser while it parses the command line (a
-                // missing argument, an unknown option, a failing validate()) are printed by the library as
-                // "Error: …" followed by "Usage: …" and "See '<tool> --help' …": three or more lines, without the
-                // tool's name. Every other failure goes through ToolSupport's Diagnostics. Sources/ unchanged.
-                withKnownIssue("\(tool.name) \(run.what): swift-argument-parser's own multi-line 'Error: …' message") {
-                    check()
-                }
-            } else {
-                check()
-            }
+            check()
         }
     }
 
@@ -293,7 +283,9 @@ struct ConventionsTests {
         #expect(errorLines.filter { $0.contains(bad) }.count == 1, "\(result.stderr)")
         #expect(errorLines.contains("\(tool.name): error: failed inputs:"), "\(result.stderr)")
         let listed = lines.filter { $0.hasPrefix("  ") }
-        #expect(listed.count == 1 && listed[0].hasPrefix("  \(bad): "), "\(result.stderr)")
+        // Each failed input once, named first, and not twice (messages start with their file).
+        #expect(listed.count == 1 && listed[0].hasPrefix("  \(bad)"), "\(result.stderr)")
+        #expect(listed.first?.components(separatedBy: bad).count == 2, "\(result.stderr)")
 
         let files = try TestSupport.files(under: out)
         #expect(Set(files.keys) == Set(tool.tables.map { $0 + ".csv" } + ["datapackage.json", "provenance.json"]),
