@@ -70,13 +70,13 @@ struct ILogParse: ParsableCommand {
                     let (data, record) = try InputFile.read(path)
                     companionTexts[path] = String(decoding: data, as: UTF8.self)
                     records.append(record)
-                    skipped.append(Anomaly(sourceFile: path, severity: .info, code: "I_COMPANION",
+                    skipped.append(Anomaly(sourceFile: path, code: InteractLogAnomalies.companion,
                                            message: "a Java _strokes.txt/_keys.txt companion file, not a log: skipped"))
                     return
                 }
                 let (data, record) = try InputFile.read(path)
                 if JavaCompanionFiles.looksLikeCompanion(data) {
-                    skipped.append(Anomaly(sourceFile: path, severity: .info, code: "I_COMPANION",
+                    skipped.append(Anomaly(sourceFile: path, code: InteractLogAnomalies.companion,
                                            message: "rows of a Java _strokes.txt/_keys.txt companion file, not a log: skipped"))
                     return
                 }
