@@ -54,7 +54,7 @@ public struct MYNDStudy: Sendable {
     /// Sets a file aside with an `ignored` row (info) saying why.
     @discardableResult
     public mutating func setAside(_ path: String, _ message: String) -> [Anomaly] {
-        let anomaly = Anomaly(sourceFile: path, severity: .info, code: "I_IGNORED", message: message)
+        let anomaly = Anomaly(sourceFile: path, code: .ignored, message: message)
         setAside.append(anomaly)
         return [anomaly]
     }
@@ -82,7 +82,7 @@ public struct MYNDStudy: Sendable {
         func orderFor(_ subject: String?, _ locale: String?, _ times: [LocalizedTime?], _ file: String) -> DateOrder {
             let (order, guessed) = resolver.order(subjectID: subject, locale: locale)
             if guessed, let ambiguous = times.compactMap({ $0 }).first(where: \.isAmbiguous) {
-                anomalies.append(Anomaly(sourceFile: file, severity: .warning, code: "W_DATE_ORDER_GUESSED",
+                anomalies.append(Anomaly(sourceFile: file, code: .dateOrderGuessed,
                                          message: "day and month of \"\(ambiguous.raw)\" cannot be told apart and no recording of the subject decides; read as \(order.rawValue) (use --date-order)",
                                          raw: ambiguous.raw))
             }

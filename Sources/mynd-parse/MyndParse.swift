@@ -195,7 +195,7 @@ struct MyndParse: ParsableCommand {
         for (source, list) in MYNDStudy.bySource(anomalies.filter { $0.severity != .info }) {
             runner.diagnostics.report(list, for: source)
         }
-        let setAside = anomalies.filter { $0.code == "I_IGNORED" }.count
+        let setAside = anomalies.filter { $0.code == MYNDAnomalies.ignored.code }.count
         if setAside > 0 { runner.diagnostics.note("\(setAside) file\(setAside == 1 ? "" : "s") set aside (ignored rows of the anomalies table)") }
         if study.questionnaires.isEmpty && study.recordings.isEmpty && failures.isEmpty {
             throw ToolError.badInput("nothing to read: every input was set aside (see the anomalies table)")
