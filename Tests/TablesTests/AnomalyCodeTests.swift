@@ -1,10 +1,44 @@
+import Brainiac
+import BrainTracker
 import Foundation
+import InteractLog
+import MindAffect
+import MYND
 import Tables
 import Testing
 
-/// The shared anomaly vocabulary (conventions §3.2): the severity rule and the `raw` rule.
+/// The shared anomaly vocabulary (conventions §3.2): the catalogues' spelling, the severity rule and the `raw` rule.
 @Suite("Anomaly codes and raw text")
 struct AnomalyCodeTests {
+    static let catalogues: [(tool: String, codes: [AnomalyCode])] = [
+        ("bt-decode", BrainiacAnomalies.catalogue), ("ilog-parse", InteractLogAnomalies.catalogue),
+        ("rt-stats", BrainTrackerAnomalies.catalogue), ("mynd-parse", MYNDAnomalies.catalogue),
+        ("nt-analyze", MindAffectAnomalies.catalogue),
+    ]
+
+    @Test("Every catalogue code is spelled ^[EWI]_[A-Z0-9_]+$, unique in its catalogue, with the prefix's severity and a sentence",
+          arguments: 0..<5)
+    func spelling(index: Int) throws {
+        let (tool, codes) = Self.catalogues[index]
+        #expect(!codes.isEmpty, "\(tool)")
+        let pattern = try NSRegularExpression(pattern: "^[EWI]_[A-Z0-9_]+$")
+        for entry in codes {
+            let range = NSRange(entry.code.startIndex..., in: entry.code)
+            #expect(pattern.firstMatch(in: entry.code, range: range)?.range == range, "\(tool): \(entry.code)")
+            let expected: AnomalySeverity = switch entry.code.first {
+            case "E": .error
+            case "W": .warning
+            default: .info
+            }
+            #expect(entry.severity == expected, "\(tool): \(entry.code)")
+            #expect(entry.meaning.hasSuffix(".") || entry.meaning.hasSuffix("?") || entry.meaning.hasSuffix(")."),
+                    "\(tool): \(entry.code) meaning \(entry.meaning)")
+            #expect(entry.meaning.count > 15 && !entry.meaning.contains("|") && !entry.meaning.contains("\n"), "\(tool): \(entry.code)")
+        }
+        let duplicates = Dictionary(grouping: codes.map(\.code), by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
+        #expect(duplicates == [], "\(tool)")
+    }
+
     @Test("Code spelling and prefix severity")
     func prefixRule() {
         #expect(AnomalyCode.isWellFormed("W_RESYNC") && AnomalyCode.isWellFormed("I_GAP") && AnomalyCode.isWellFormed("E_NCH"))
