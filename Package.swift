@@ -68,7 +68,9 @@ let package = Package(
 
         // Tests (Swift Testing).
         .target(name: "TestSupport", dependencies: ["Tables"], path: "Tests/TestSupport"),
-        .testTarget(name: "TablesTests", dependencies: ["Tables", "HDF5", "TestSupport"]),
+        // TablesTests also reads each format library's anomaly catalogue (conventions §3.2).
+        .testTarget(name: "TablesTests", dependencies: ["Tables", "HDF5", "TestSupport", "Brainiac", "InteractLog",
+                                                        "BrainTracker", "MYND", "MindAffect"]),
         .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport", "Tables", "TestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "TestSupport"]),
         .testTarget(name: "BrainiacTests", dependencies: ["Brainiac", "TestSupport"]),

@@ -68,7 +68,8 @@ public enum BrainTrackerError: Error, Equatable, Sendable {
     }
 }
 
-/// Raw input text as shown in messages and the `raw` column: control characters escaped, cut to 200 characters.
+/// Raw input text as quoted in messages: control characters escaped. (The `raw` column of the anomalies table
+/// follows the shared rule of ``Anomaly/raw``.)
 public enum RawText {
     /// `\r`, `\n`, `\t` and other control characters written as escapes.
     public static func escaped(_ text: some StringProtocol) -> String {
@@ -87,10 +88,5 @@ public enum RawText {
             }
         }
         return out
-    }
-
-    /// The escaped text cut to 200 characters, for the anomalies table.
-    public static func forAnomaly(_ text: some StringProtocol) -> String {
-        String(escaped(text).prefix(200))
     }
 }

@@ -59,13 +59,12 @@ public struct ResultsFile: Sendable {
         var rows: [ResultsRow] = []
         rows.reserveCapacity(text.lines.count)
         var anomalies: [Anomaly] = []
-        func note(_ line: Int?, _ code: String, _ message: String, raw: Substring?, location: String? = nil,
-                  severity: AnomalySeverity = .warning) {
-            anomalies.append(Anomaly(sourceFile: sourceFile, line: line, location: location, severity: severity,
-                                     code: code, message: message, raw: raw.map(RawText.forAnomaly)))
+        func note(_ line: Int?, _ code: AnomalyCode, _ message: String, raw: Substring?, location: String? = nil) {
+            anomalies.append(Anomaly(sourceFile: sourceFile, line: line, location: location, code: code, message: message,
+                                     raw: raw.map(String.init)))
         }
         if text.decodedAsWindows1252 {
-            note(nil, "W_ENCODING", "not valid UTF-8; decoded as Windows-1252", raw: nil)
+            note(nil, .encoding, "not valid UTF-8; decoded as Windows-1252", raw: nil)
         }
         var hasHeader = false
         var recognisedHeader = false
@@ -74,7 +73,7 @@ public struct ResultsFile: Sendable {
         var previousTrialTime: Double?
         for line in text.lines {
             if line.text.allSatisfy(\.isWhitespace) {
-                note(line.number, "W_EMPTY_LINES", "empty line skipped", raw: line.text)
+                note(line.number, .emptyLines, "empty line skipped", raw: line.text)
                 continue
             }
             let first = !seenNonEmpty
@@ -84,43 +83,43 @@ public struct ResultsFile: Sendable {
             case .row(let row):
                 anchored = row
                 if first {
-                    note(line.number, "W_NO_HEADER", "the first line is a data row; the file has no header", raw: line.text)
+                    note(line.number, .noHeader, "the first line is a data row; the file has no header", raw: line.text)
                 }
             case .noAnchor where first:
                 hasHeader = true
                 recognisedHeader = isHeaderText(line.text)
                 if !recognisedHeader {
-                    note(line.number, "W_HEADER_UNRECOGNISED",
+                    note(line.number, .headerUnrecognised,
                          "first line read as a header although it is neither date,… nor SessionID,…", raw: line.text)
                 }
                 continue
             case .noAnchor where isHeaderText(line.text):
-                note(line.number, "W_HEADER_MID_FILE", "embedded header of a concatenated copy skipped", raw: line.text)
+                note(line.number, .headerMidFile, "embedded header of a concatenated copy skipped", raw: line.text)
                 continue
             case .noAnchor:
                 let error = BrainTrackerError.noAnchor(file: sourceFile, line: line.number, found: String(line.text))
                 guard skipBadLines else { throw error }
-                note(line.number, "E_BAD_LINE", error.message, raw: line.text, severity: .error)
+                note(line.number, .badLine, error.message, raw: line.text)
                 continue
             case .dateOutOfRange:
                 let error = BrainTrackerError.dateOutOfRange(file: sourceFile, line: line.number, found: String(line.text))
                 guard skipBadLines else { throw error }
-                note(line.number, "E_BAD_LINE", error.message, raw: line.text, severity: .error)
+                note(line.number, .badLine, error.message, raw: line.text)
                 continue
             }
             if let previous = previousDataText, previous == line.text {
-                note(line.number, "W_DUPLICATE_ROW", "line identical to the previous data line (kept)", raw: line.text)
+                note(line.number, .duplicateRow, "line identical to the previous data line (kept)", raw: line.text)
             }
             previousDataText = line.text
             var id = anchored.idField ?? ""
             if id == "(null)" {
                 id = ""
-                note(line.number, "W_NULL_FIELD", "field A is (null); read as empty", raw: line.text, location: "A")
+                note(line.number, .nullField, "field A is (null); read as empty", raw: line.text, location: "A")
             }
             var trailing = anchored.trailing
             if trailing == "(null)" {
                 trailing = ""
-                note(line.number, "W_NULL_FIELD", "field E is (null); read as empty", raw: line.text, location: "E")
+                note(line.number, .nullField, "field E is (null); read as empty", raw: line.text, location: "E")
             }
             let format: RowFormat
             if anchored.timestampParen {
@@ -137,17 +136,17 @@ public struct ResultsFile: Sendable {
                                  isSessionRow: anchored.isSessionRow, format: format)
             if row.isSessionRow {
                 if !(0...1).contains(row.value) {
-                    note(line.number, "W_SCORE_RANGE", "session score \(row.value) outside [0, 1] (kept)",
+                    note(line.number, .scoreRange, "session score \(row.value) outside [0, 1] (kept)",
                          raw: line.text, location: "D")
                 }
             } else {
                 if format == .current, trailing != id {
-                    note(line.number, "W_ID_MISMATCH",
+                    note(line.number, .idMismatch,
                          "field E \"\(trailing ?? "")\" differs from the session ID in field A", raw: line.text,
                          location: "E")
                 }
                 if let previous = previousTrialTime, row.time < previous - 60 {
-                    note(line.number, "W_TIME_BACKWARDS",
+                    note(line.number, .timeBackwards,
                          "trial time \(Int(previous - row.time)) s earlier than the previous trial's", raw: line.text,
                          location: "B")
                 }
@@ -157,7 +156,7 @@ public struct ResultsFile: Sendable {
         }
         if rows.isEmpty {
             guard recognisedHeader else { throw .noData(file: sourceFile) }
-            note(nil, "W_NO_RECORDS", "header only: no data rows", raw: nil)
+            note(nil, .noRecords, "header only: no data rows", raw: nil)
         }
         return ResultsFile(sourceFile: sourceFile, rows: rows, anomalies: anomalies, hasHeader: hasHeader)
     }

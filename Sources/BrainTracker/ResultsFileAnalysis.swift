@@ -10,10 +10,9 @@ public enum ResultsFileAnalysis {
     public static func analyze(_ file: ResultsFile, options: SessionAnalysisOptions) -> RTAnalysis {
         let rows = file.rows
         var anomalies = file.anomalies
-        func note(_ line: Int?, _ code: String, _ message: String, location: String? = nil,
-                  severity: AnomalySeverity = .warning) {
-            anomalies.append(Anomaly(sourceFile: file.sourceFile, line: line, location: location, severity: severity,
-                                     code: code, message: message, raw: nil))
+        func note(_ line: Int?, _ code: AnomalyCode, _ message: String, location: String? = nil) {
+            anomalies.append(Anomaly(sourceFile: file.sourceFile, line: line, location: location, code: code,
+                                     message: message, raw: nil))
         }
         let (groups, groupingAnomalies) = SessionGrouping.group(file, gapSeconds: options.gapMinutes * 60)
         anomalies += groupingAnomalies
@@ -26,11 +25,11 @@ public enum ResultsFileAnalysis {
             let median = DescriptiveStatistics.median(values) ?? 0
             let factor: Double = median < 5 ? 1000 : median < 100 ? 10 : 1
             for row in group.trialRows { latency[row] = rows[row].value * factor }
-            note(rows[first].line, "W_LEGACY_UNIT",
+            note(rows[first].line, .legacyUnit,
                  "session before 2014-04-27 with median value \(median): latencies multiplied by \(factor == 1 ? "1 (already ms)" : String(Int(factor)))", location: "D")
         }
         for row in rows.indices where !rows[row].isSessionRow && (latency[row] < 50 || latency[row] > 60000) {
-            note(rows[row].line, "W_LATENCY_IMPLAUSIBLE", "latency \(latency[row]) ms outside 50…60000 ms", location: "D")
+            note(rows[row].line, .latencyImplausible, "latency \(latency[row]) ms outside 50…60000 ms", location: "D")
         }
 
         // The app's percentile over all trial rows in file order.
@@ -63,10 +62,10 @@ public enum ResultsFileAnalysis {
                     offsetMinutes = minutes
                     offsetSource = rowIsStart ? "session_row" : "first_trial"
                     if SessionIDStamp.isOdd(offsetMinutes: minutes) {
-                        note(sourceLine, "W_OFFSET_ODD", "UTC offset \(minutes) min is outside −720…+840 or not a multiple of 15", location: "A")
+                        note(sourceLine, .offsetOdd, "UTC offset \(minutes) min is outside −720…+840 or not a multiple of 15", location: "A")
                     }
                 case .unparsed(let reason):
-                    note(sourceLine, "W_ID_STAMP_UNPARSED", "ID \(rawID): \(reason); UTC offset NA", location: "A")
+                    note(sourceLine, .idStampUnparsed, "ID \(rawID): \(reason); UTC offset NA", location: "A")
                 }
             }
 
@@ -124,13 +123,13 @@ public enum ResultsFileAnalysis {
                 record.scoreDelta = delta
                 record.scoreMatch = match
                 if match != "exact" {
-                    note(sessionRow.line, "I_SCORE_DIFFERS",
+                    note(sessionRow.line, .scoreDiffers,
                          "stored SessionScore \(sessionRow.value), recomputed \(recomputed) (\(rule.rawValue), N = \(nExpected)): \(match)",
-                         location: "D", severity: .info)
+                         location: "D")
                 }
             }
             if sessionRow != nil, nTrials != nExpected {
-                note(sessionRow?.line, "W_N_DIFFERS", "complete session with \(nTrials) trial rows, N = \(nExpected)")
+                note(sessionRow?.line, .nDiffers, "complete session with \(nTrials) trial rows, N = \(nExpected)")
             }
             sessions.append(record)
         }

@@ -22,9 +22,9 @@ public enum SessionGrouping {
         let rows = file.rows
         var groups: [SessionGroup] = []
         var anomalies: [Anomaly] = []
-        func note(_ row: Int, _ code: String, _ message: String) {
-            anomalies.append(Anomaly(sourceFile: file.sourceFile, line: rows[row].line, severity: .warning, code: code,
-                                     message: message, raw: nil))
+        func note(_ row: Int, _ code: AnomalyCode, _ message: String) {
+            anomalies.append(Anomaly(sourceFile: file.sourceFile, line: rows[row].line, code: code, message: message,
+                                     raw: nil))
         }
         var openRuns: [Int] = []        // groups started since the previous session row
         var currentRun: Int?            // the group the previous row (a trial row) extended
@@ -48,11 +48,11 @@ public enum SessionGrouping {
                     group.sessionRow == nil && group.trialRows.last.map { rows[$0].id == row.id } == true
                 }) {
                     groups[run].sessionRow = index
-                    note(index, "W_SESSION_ROW_DETACHED",
+                    note(index, .sessionRowDetached,
                          "session row for \(row.id) does not follow its trial rows; attached to the run at line \(rows[groups[run].trialRows[0]].line)")
                 } else {
                     groups.append(SessionGroup(trialRows: [], sessionRow: index))
-                    note(index, "W_SESSION_WITHOUT_TRIALS", "session row for \(row.id) has no trial rows (kept as a session of 0 trials)")
+                    note(index, .sessionWithoutTrials, "session row for \(row.id) has no trial rows (kept as a session of 0 trials)")
                 }
                 continue
             }
@@ -61,7 +61,7 @@ public enum SessionGrouping {
             let pending = openRuns.filter { groups[$0].sessionRow == nil }
             guard !pending.isEmpty else {
                 groups.append(SessionGroup(trialRows: [], sessionRow: index, closedByEmptyID: true))
-                note(index, "W_SESSION_WITHOUT_TRIALS", "session row with an empty ID has no trial rows since the previous session row (kept as a session of 0 trials)")
+                note(index, .sessionWithoutTrials, "session row with an empty ID has no trial rows since the previous session row (kept as a session of 0 trials)")
                 continue
             }
             var lastSegment = pending[pending.count - 1]
@@ -81,7 +81,7 @@ public enum SessionGrouping {
                 groups[run].trialRows = segments[0]
                 for (segment, gap) in zip(segments, gaps) {
                     let hours = (gap / 360).rounded() / 10
-                    note(segment[0], "W_RUN_SPLIT",
+                    note(segment[0], .runSplit,
                          "\(segment.count) trial row\(segment.count == 1 ? "" : "s") before a \(hours) h gap form an aborted session")
                 }
                 for segment in segments.dropFirst() {
@@ -95,7 +95,7 @@ public enum SessionGrouping {
         groups.sort { $0.firstRow < $1.firstRow }
         for group in groups where group.sessionRow == nil {
             let first = group.trialRows[0]
-            note(first, "W_ABORTED_SESSION",
+            note(first, .abortedSession,
                  "\(group.trialRows.count) trial row\(group.trialRows.count == 1 ? "" : "s") of \(rows[first].id.isEmpty ? "an unnamed session" : rows[first].id) without a session row (aborted)")
         }
         anomalies.sort { ($0.line ?? 0) < ($1.line ?? 0) }

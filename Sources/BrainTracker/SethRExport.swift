@@ -87,7 +87,7 @@ public struct SethRExport: Sendable {
     public static func parse(_ text: TextLines, sourceFile: String, skipBadLines: Bool) throws(BrainTrackerError) -> SethRExport {
         var anomalies: [Anomaly] = []
         if text.decodedAsWindows1252 {
-            anomalies.append(Anomaly(sourceFile: sourceFile, severity: .warning, code: "W_ENCODING", message: "not valid UTF-8; decoded as Windows-1252"))
+            anomalies.append(Anomaly(sourceFile: sourceFile, code: .encoding, message: "not valid UTF-8; decoded as Windows-1252"))
         }
         let all = try records(text.text, sourceFile: sourceFile)
         guard let header = all.first else { throw .noData(file: sourceFile) }
@@ -100,19 +100,19 @@ public struct SethRExport: Sendable {
         var rows: [Row] = []
         for (line, fields) in all.dropFirst() {
             if fields.count == 1 && fields[0].text.allSatisfy(\.isWhitespace) && !fields[0].quoted {
-                anomalies.append(Anomaly(sourceFile: sourceFile, line: line, severity: .warning, code: "W_EMPTY_LINES", message: "empty line skipped"))
+                anomalies.append(Anomaly(sourceFile: sourceFile, line: line, code: .emptyLines, message: "empty line skipped"))
                 continue
             }
             do throws(BrainTrackerError) {
                 rows.append(try row(fields, line: line, column: column, names: names, sourceFile: sourceFile))
             } catch {
                 guard skipBadLines, error.isConfinedToOneLine else { throw error }
-                anomalies.append(Anomaly(sourceFile: sourceFile, line: line, severity: .error, code: "E_BAD_LINE", message: error.message,
-                                         raw: RawText.forAnomaly(fields.map(\.text).joined(separator: ","))))
+                anomalies.append(Anomaly(sourceFile: sourceFile, line: line, code: .badLine, message: error.message,
+                                         raw: fields.map(\.text).joined(separator: ",")))
             }
         }
         if rows.isEmpty && all.count == 1 {
-            anomalies.append(Anomaly(sourceFile: sourceFile, severity: .warning, code: "W_NO_RECORDS", message: "header only: no data rows"))
+            anomalies.append(Anomaly(sourceFile: sourceFile, code: .noRecords, message: "header only: no data rows"))
         }
         return SethRExport(sourceFile: sourceFile, rows: rows, anomalies: anomalies)
     }

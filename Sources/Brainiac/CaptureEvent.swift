@@ -1,3 +1,5 @@
+import Tables
+
 /// One row of the `gaps` table: a gap, a resynchronisation, a discontinuity or a skipped byte range (spec §2.3).
 public struct CaptureEvent: Sendable, Equatable {
     /// What happened.
@@ -16,9 +18,16 @@ public struct CaptureEvent: Sendable, Equatable {
         case unsyncedTail = "unsynced_tail"
 
         /// The code of its row in the shared `anomalies` table: `I_GAP` (lost samples are expected of a Bluetooth
-        /// capture and are listed in `gaps`), `W_` + the kind for the rest.
-        public var anomalyCode: String {
-            self == .gap ? "I_GAP" : "W_" + rawValue.uppercased()
+        /// capture and are listed in `gaps`), `W_` + the kind in capitals for the rest (``BrainiacAnomalies``).
+        public var anomalyCode: AnomalyCode {
+            switch self {
+            case .leadingBytes: AnomalyCode.leadingBytes
+            case .gap: AnomalyCode.gap
+            case .resync: AnomalyCode.resync
+            case .discontinuity: AnomalyCode.discontinuity
+            case .truncatedTail: AnomalyCode.truncatedTail
+            case .unsyncedTail: AnomalyCode.unsyncedTail
+            }
         }
     }
 

@@ -63,11 +63,10 @@ public enum CaptureTables {
         ])
     }
 
-    /// Each event as a row of the shared `anomalies` table (severity `info` for gaps, else `warning`).
+    /// Each event as a row of the shared `anomalies` table (`I_GAP`, severity `info`, for gaps; `W_…` for the rest).
     public static func anomalies(_ events: [CaptureEvent], sourceFile: String) -> [Anomaly] {
         events.map { event in
-            Anomaly(sourceFile: sourceFile, line: nil, location: String(event.byteOffset),
-                    severity: event.kind == .gap ? .info : .warning, code: event.kind.anomalyCode,
+            Anomaly(sourceFile: sourceFile, line: nil, location: String(event.byteOffset), code: event.kind.anomalyCode,
                     message: message(event),
                     raw: event.skippedPrefix.isEmpty ? nil : event.skippedPrefix.map(hex).joined())
         }

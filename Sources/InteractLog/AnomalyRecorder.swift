@@ -9,12 +9,11 @@ public struct AnomalyRecorder: Sendable {
 
     public init(sourceFile: String) { self.sourceFile = sourceFile }
 
-    /// Records an anomaly; the severity follows from the code's first letter (`E_`, `W_`, `I_`).
-    public mutating func add(_ code: String, line: Int? = nil, location: String? = nil, _ message: String,
+    /// Records an anomaly of ``InteractLogAnomalies/catalogue``; the severity is the code's.
+    public mutating func add(_ code: AnomalyCode, line: Int? = nil, location: String? = nil, _ message: String,
                              raw: String? = nil) {
-        let severity: AnomalySeverity = code.hasPrefix("E_") ? .error : code.hasPrefix("W_") ? .warning : .info
-        anomalies.append(Anomaly(sourceFile: sourceFile, line: line, location: location, severity: severity,
-                                 code: code, message: message, raw: raw.map(LogText.printable)))
+        anomalies.append(Anomaly(sourceFile: sourceFile, line: line, location: location, code: code, message: message,
+                                 raw: raw))
     }
 
     /// Appends anomalies recorded elsewhere.

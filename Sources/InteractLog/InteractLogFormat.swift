@@ -49,12 +49,12 @@ public struct InteractLogFormat: InputFormat {
         let data = try input.contents()
         if FileNameIdentity.isCompanion(path: input.path) {
             return .companion(path: input.path, text: String(decoding: data, as: UTF8.self),
-                              note: Anomaly(sourceFile: input.path, severity: .info, code: "I_COMPANION",
+                              note: Anomaly(sourceFile: input.path, code: InteractLogAnomalies.companion,
                                             message: "a Java _strokes.txt/_keys.txt companion file, not a log: skipped"))
         }
         if JavaCompanionFiles.looksLikeCompanion(data) {
             return .companion(path: input.path, text: nil,
-                              note: Anomaly(sourceFile: input.path, severity: .info, code: "I_COMPANION",
+                              note: Anomaly(sourceFile: input.path, code: InteractLogAnomalies.companion,
                                             message: "rows of a Java _strokes.txt/_keys.txt companion file, not a log: skipped"))
         }
         let log = try ParsedLog.parse(data, sourceFile: input.path, skipBadLines: options.skipBadLines)

@@ -129,7 +129,7 @@ extension JavaCompanionFiles {
             }
             let found = rows(strokesFile, fields: 7).map { Array($0.dropFirst()) }
             if found != expected {
-                analysis.log.anomalies.add("W_COMPANION_MISMATCH",
+                analysis.log.anomalies.add(.companionMismatch,
                                            "_strokes.txt holds \(found.count) rows that differ from the log's \(expected.count) strokes")
             }
         }
@@ -146,7 +146,7 @@ extension JavaCompanionFiles {
                 return holds[press] != hold
             }
             if !differing.isEmpty {
-                analysis.log.anomalies.add("W_COMPANION_MISMATCH",
+                analysis.log.anomalies.add(.companionMismatch,
                                            "\(differing.count) rows of _keys.txt have no key press with that hold time in the log",
                                            raw: differing.first?.joined(separator: ";"))
             }

@@ -76,9 +76,9 @@ enum KeyPairing {
             let row = rows[index]
             let line = events[row.pressIndex ?? row.releaseIndex ?? 0].line
             if row.endsTrial {
-                anomalies.add("I_END_KEY", line: line, "the trial ends with this key press (its release is never logged)")
+                anomalies.add(.endKey, line: line, "the trial ends with this key press (its release is never logged)")
             } else if row.status != .paired {
-                anomalies.add("W_UNPAIRED_KEY", line: line,
+                anomalies.add(.unpairedKey, line: line,
                               row.status == .unpairedPress ? "key press without a release" : "key release without a press",
                               raw: String(events[row.pressIndex ?? row.releaseIndex ?? 0].name))
             }

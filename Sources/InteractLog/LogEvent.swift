@@ -1,3 +1,5 @@
+import Tables
+
 /// One event line `id;timestamp;x;y;event` (spec §1.2).
 public struct LogEvent: Sendable {
     /// The 1-based line number.
@@ -30,7 +32,7 @@ public enum LogProgram: String, Sendable {
 
 /// A problem with one event line: its `E_` code and what was expected.
 struct EventLineError: Error {
-    var code: String
+    var code: AnomalyCode
     var text: String
 }
 
@@ -53,27 +55,27 @@ extension LogEvent {
         }
         fields.append(text[start...])
         guard fields.count == 5 else {
-            throw EventLineError(code: "E_FIELDS", text: "expected 5 ';'-separated fields, found \(fields.count)")
+            throw EventLineError(code: .fields, text: "expected 5 ';'-separated fields, found \(fields.count)")
         }
         guard let id = Int(fields[0]) else {
-            throw EventLineError(code: "E_ID", text: "expected an integer id, found \(LogText.quoted(fields[0]))")
+            throw EventLineError(code: .id, text: "expected an integer id, found \(LogText.quoted(fields[0]))")
         }
         var nanoseconds: Int64?
         var milliseconds: Double?
         switch program {
         case .java:
             guard let value = Int64(fields[1]) else {
-                throw EventLineError(code: "E_TS", text: "expected an integer nanosecond timestamp, found \(LogText.quoted(fields[1]))")
+                throw EventLineError(code: .ts, text: "expected an integer nanosecond timestamp, found \(LogText.quoted(fields[1]))")
             }
             nanoseconds = value
         case .ipad:
             guard let value = Double(fields[1]), value.isFinite else {
-                throw EventLineError(code: "E_TS", text: "expected a numeric timestamp, found \(LogText.quoted(fields[1]))")
+                throw EventLineError(code: .ts, text: "expected a numeric timestamp, found \(LogText.quoted(fields[1]))")
             }
             milliseconds = value
         }
         guard let x = Double(fields[2]), let y = Double(fields[3]), x.isFinite, y.isFinite else {
-            throw EventLineError(code: "E_XY", text: "expected numeric x;y, found \(LogText.quoted(fields[2] + ";" + fields[3]))")
+            throw EventLineError(code: .xy, text: "expected numeric x;y, found \(LogText.quoted(fields[2] + ";" + fields[3]))")
         }
         let name = fields[4].trimmingSpaces
         return LogEvent(line: line, id: id, idText: fields[0], timestampText: fields[1], nanoseconds: nanoseconds,

@@ -59,17 +59,17 @@ public struct LogHeader: Sendable {
             if seen.contains(label) {
                 if label == "App Version" {
                     header.appVersionGlued = true
-                    anomalies.add("I_GLUED_APP_VERSION", line: line.line,
+                    anomalies.add(.gluedAppVersion, line: line.line,
                                   "'App Version' repeated after the header (glued iPad variant)")
                 } else {
-                    anomalies.add("W_HEADER_DUP", line: line.line, "header label '\(label)' repeats; the first is kept",
+                    anomalies.add(.headerDup, line: line.line, "header label '\(label)' repeats; the first is kept",
                                   raw: "\(label):\(value)")
                 }
                 continue
             }
             seen.insert(label)
             func bad(_ expected: String) {
-                anomalies.add("W_HEADER_VALUE", line: line.line, "expected \(expected) for '\(label)', found \(LogText.quoted(value))",
+                anomalies.add(.headerValue, line: line.line, "expected \(expected) for '\(label)', found \(LogText.quoted(value))",
                               raw: "\(label):\(value)")
             }
             func date() -> Double? {
@@ -124,14 +124,14 @@ public struct LogHeader: Sendable {
                     }
                     iPadPhases.append(PhaseImages(phase: phase, images: images))
                 } else if !known.contains(label) {
-                    anomalies.add("I_UNKNOWN_LABEL", line: line.line, "unknown header label '\(label)' (kept in the header table)",
+                    anomalies.add(.unknownLabel, line: line.line, "unknown header label '\(label)' (kept in the header table)",
                                   raw: "\(label):\(value)")
                 }
             }
         }
         header.phases = header.hasOtherPhaseFiles ? iPadPhases : [familiarisation, stimuli].compactMap { $0 }
         for label in required where !seen.contains(label) {
-            anomalies.add("W_HEADER_MISSING", "header label '\(label)' is absent")
+            anomalies.add(.headerMissing, "header label '\(label)' is absent")
         }
         return header
     }

@@ -14,7 +14,7 @@ public enum LogVariant {
                 return "java-1.2|2.0"
             default:
                 let width = header.nameLabelWidth.map { "\($0)" } ?? "no 'Name' line"
-                anomalies.add("W_VARIANT", "expected a 'Name' label 18 or 21 characters wide, found \(width)")
+                anomalies.add(.variant, "expected a 'Name' label 18 or 21 characters wide, found \(width)")
                 return "java-unknown"
             }
         case .ipad:

@@ -1,4 +1,5 @@
 import Foundation
+import Tables
 
 /// A log read into its header and events, with the checks of spec §7.2 applied (no derived tables yet).
 public struct ParsedLog: Sendable {
@@ -21,16 +22,16 @@ public struct ParsedLog: Sendable {
     public static func parse(_ data: Data, sourceFile: String, skipBadLines: Bool) throws(InteractLogError) -> ParsedLog {
         let text = try LogText.decode(data, sourceFile: sourceFile)
         var anomalies = AnomalyRecorder(sourceFile: sourceFile)
-        if text.hadBOM { anomalies.add("I_BOM", "byte order mark stripped") }
+        if text.hadBOM { anomalies.add(.bom, "byte order mark stripped") }
         if text.encoding == .windows1252 {
-            anomalies.add("W_ENCODING_FALLBACK", "not valid UTF-8; decoded as Windows-1252")
+            anomalies.add(.encodingFallback, "not valid UTF-8; decoded as Windows-1252")
         }
-        if text.lineEnding == .mixed { anomalies.add("W_MIXED_EOL", "both LF and CRLF line endings") }
+        if text.lineEnding == .mixed { anomalies.add(.mixedEOL, "both LF and CRLF line endings") }
         if text.missingFinalNewline {
-            anomalies.add("W_NO_FINAL_NEWLINE", line: text.lines.count, "the last line has no line break (parsed anyway)")
+            anomalies.add(.noFinalNewline, line: text.lines.count, "the last line has no line break (parsed anyway)")
         }
-        func lineError(_ line: Int, _ code: String, _ message: String, raw: Substring) throws(InteractLogError) {
-            guard skipBadLines else { throw .badLine(file: sourceFile, line: line, code: code, text: message) }
+        func lineError(_ line: Int, _ code: AnomalyCode, _ message: String, raw: Substring) throws(InteractLogError) {
+            guard skipBadLines else { throw .badLine(file: sourceFile, line: line, code: code.code, text: message) }
             anomalies.add(code, line: line, message, raw: String(raw))
         }
 
@@ -51,7 +52,7 @@ public struct ParsedLog: Sendable {
             if let parsed = HeaderLine.parse(line, line: index + 1) {
                 headerLines.append(parsed)
             } else {
-                try lineError(index + 1, "E_HEADER_LINE", "expected 'Label:value' in the header, found \(LogText.quoted(line))", raw: line)
+                try lineError(index + 1, .headerLine, "expected 'Label:value' in the header, found \(LogText.quoted(line))", raw: line)
             }
             index += 1
         }
@@ -72,7 +73,7 @@ public struct ParsedLog: Sendable {
             index += 1
             if line.isBlank {
                 if index < lines.count || !line.isEmpty {
-                    anomalies.add("I_BLANK_LINE", line: number, "empty line among the events (skipped)")
+                    anomalies.add(.blankLine, line: number, "empty line among the events (skipped)")
                 }
                 continue
             }
@@ -83,7 +84,7 @@ public struct ParsedLog: Sendable {
             }
         }
         if events.isEmpty {
-            anomalies.add("W_NO_EVENTS", "the log has a header but no event lines")
+            anomalies.add(.noEvents, "the log has a header but no event lines")
         }
         let variant = LogVariant.detect(program: program, header: header, events: events, anomalies: &anomalies)
         var log = ParsedLog(sourceFile: sourceFile, encoding: text.encoding, lineEnding: text.lineEnding,
@@ -119,10 +120,10 @@ public struct ParsedLog: Sendable {
             let plausible = 1_672_531_200_000.0..<1_893_456_000_000.0  // 2023-01-01 to 2030-01-01 in ms
             if value < 1e11 && value >= 1e8 {
                 for index in events.indices { events[index].milliseconds = events[index].milliseconds.map { $0 * 1000 } }
-                anomalies.add("I_PRERELEASE", "timestamps in epoch seconds (iPad build before 2023-07-10); multiplied by 1000")
+                anomalies.add(.prerelease, "timestamps in epoch seconds (iPad build before 2023-07-10); multiplied by 1000")
             }
             if let bad = events.first(where: { !plausible.contains($0.milliseconds ?? 0) }) {
-                anomalies.add("W_TS_IMPLAUSIBLE", line: bad.line,
+                anomalies.add(.tsImplausible, line: bad.line,
                               "expected epoch ms or s between 2023 and 2030, found \(bad.timestampText); t_s is NA for this file",
                               raw: String(bad.timestampText))
                 return
@@ -141,27 +142,27 @@ public struct ParsedLog: Sendable {
             if index > 0 {
                 let previous = events[index - 1]
                 if event.id <= previous.id {
-                    anomalies.add("W_ID_ORDER", line: event.line, "expected an id above \(previous.id), found \(event.id)",
+                    anomalies.add(.idOrder, line: event.line, "expected an id above \(previous.id), found \(event.id)",
                                   raw: String(event.idText))
                 } else if event.id > previous.id + 1
                             && !(program == .ipad && previous.kind == .buttonReleased && event.id == previous.id + 2) {
                     events[index].flags.append("id_gap")
-                    anomalies.add("W_ID_GAP", line: event.line, "expected id \(previous.id + 1), found \(event.id)",
+                    anomalies.add(.idGap, line: event.line, "expected id \(previous.id + 1), found \(event.id)",
                                   raw: String(event.idText))
                 }
                 if let now = times[index], let before = times[index - 1], now < before {
                     events[index].flags.append("ts_backwards")
-                    anomalies.add("W_TS_BACKWARDS", line: event.line, "the timestamp decreases by \(before - now) s",
+                    anomalies.add(.tsBackwards, line: event.line, "the timestamp decreases by \(before - now) s",
                                   raw: String(event.timestampText))
                 }
             }
             switch event.kind {
             case .other:
-                anomalies.add("W_UNKNOWN_EVENT", line: event.line, "unknown event \(LogText.quoted(event.name)) (kept as type 'other')",
+                anomalies.add(.unknownEvent, line: event.line, "unknown event \(LogText.quoted(event.name)) (kept as type 'other')",
                               raw: String(event.name))
             case .keyPressed(let key), .keyReleased(let key):
                 if !key.wellFormed {
-                    anomalies.add("W_KEY_SYNTAX", line: event.line,
+                    anomalies.add(.keySyntax, line: event.line,
                                   "expected Key…_<code>(<descriptor>:<location>), found \(LogText.quoted(event.name))",
                                   raw: String(event.name))
                 }

@@ -32,7 +32,7 @@ public struct SidecarJoin: Sendable {
     init(json: Data, log: ParsedLog, strokes: [Stroke], anomalies: inout AnomalyRecorder) {
         status = "mismatch"
         guard let root = try? JSONDecoder().decode(JSONValue.self, from: json), let actions = root["actions"]?.array else {
-            anomalies.add("W_SIDECAR_MISMATCH", "InteractLog.json beside the log is not a JSON object with an 'actions' array; no pencil columns")
+            anomalies.add(.sidecarMismatch, "InteractLog.json beside the log is not a JSON object with an 'actions' array; no pencil columns")
             return
         }
         runID = root["id"]?.string
@@ -40,14 +40,14 @@ public struct SidecarJoin: Sendable {
         for event in log.events {
             let location = "actions[\(event.id)]"
             guard event.id >= 0, event.id < actions.count else {
-                anomalies.add("W_SIDECAR_MISMATCH", line: event.line, location: location,
+                anomalies.add(.sidecarMismatch, line: event.line, location: location,
                               "id \(event.id) is beyond the \(actions.count) actions of InteractLog.json; no pencil columns")
                 return
             }
             let entry = actions[event.id]
             let action = entry["action"] ?? .null
             if let problem = Self.mismatch(event, action: action) ?? Self.timeMismatch(event, entry: entry) {
-                anomalies.add("W_SIDECAR_MISMATCH", line: event.line, location: location,
+                anomalies.add(.sidecarMismatch, line: event.line, location: location,
                               "expected \(problem) in InteractLog.json; no pencil columns", raw: String(event.name))
                 return
             }
@@ -74,7 +74,7 @@ public struct SidecarJoin: Sendable {
             pencil[stroke.stroke] = values
         }
         if !records.isEmpty, records.allSatisfy({ $0.azimuth != nil && $0.azimuth == $0.altitude }) {
-            anomalies.add("W_ALTITUDE_BUG", "altitude equals azimuth in every pencil record (builds 2023-08-07 to 08-26); altitude_mean_rad is NA")
+            anomalies.add(.altitudeBug, "altitude equals azimuth in every pencil record (builds 2023-08-07 to 08-26); altitude_mean_rad is NA")
             for key in pencil.keys { pencil[key]?.altitudeMean = nil }
         }
     }

@@ -57,7 +57,7 @@ struct StimulusViewTracker {
             context.phase = phase
             let key = Self.key(phase, image)
             if let open, views[open].phase == phase, views[open].image == image {
-                anomalies.add("W_DUPLICATE_ON", line: event.line, "'\(event.name)' while that image is already shown (no new view)",
+                anomalies.add(.duplicateOn, line: event.line, "'\(event.name)' while that image is already shown (no new view)",
                               raw: String(event.name))
                 return "duplicate_on"
             }
@@ -77,13 +77,13 @@ struct StimulusViewTracker {
             if let open {
                 let matches = views[open].phase == phase && views[open].image == image
                 if !matches {
-                    anomalies.add("W_OFF_MISMATCH", line: event.line,
+                    anomalies.add(.offMismatch, line: event.line,
                                   "expected the Off of '\(views[open].phase)On_\(views[open].image ?? "")', found \(LogText.quoted(event.name))",
                                   raw: String(event.name))
                 }
                 close(open, by: matches ? .off : .offMismatch, index: index, time: time)
             } else {
-                anomalies.add("W_UNMATCHED_OFF", line: event.line, "\(LogText.quoted(event.name)) with no image shown",
+                anomalies.add(.unmatchedOff, line: event.line, "\(LogText.quoted(event.name)) with no image shown",
                               raw: String(event.name))
                 views.append(StimulusView(view: views.count + 1, phase: phase, image: image, status: .unmatchedOff,
                                           closedBy: nil, onIndex: nil, offIndex: index, onTime: nil, offTime: time,
@@ -111,7 +111,7 @@ struct StimulusViewTracker {
         views[open].status = .openAtEnd
         views[open].closedBy = .endOfFile
         views[open].offTime = lastTime
-        anomalies.add("I_VIEW_OPEN_AT_END", line: lastLine,
+        anomalies.add(.viewOpenAtEnd, line: lastLine,
                       "'\(views[open].phase)On_\(views[open].image ?? "")' still shown at the last event; its duration is a lower bound")
         self.open = nil
     }

@@ -40,7 +40,7 @@ struct StrokePairer {
             if index > 0, events[index - 1].kind == .buttonReleased, events[index - 1].x == event.x,
                events[index - 1].y == event.y, let gap = log.milliseconds(from: index - 1, to: index), gap >= 0, gap < Stroke.duplicateReleaseWindowMs {
                 duplicateReleases += 1
-                anomalies.add("W_DUPLICATE_RELEASE", line: event.line,
+                anomalies.add(.duplicateRelease, line: event.line,
                               "'ButtonReleased' repeats the previous release at the same point \(gap) ms later (not paired)",
                               raw: String(event.name))
                 return "duplicate_release"
@@ -49,13 +49,13 @@ struct StrokePairer {
                 stroke.upIndex = index
                 stroke.eventsWithin = events[(down + 1)..<index].reduce(0) { $0 + ($1.kind.isButton ? 0 : 1) }
                 if events[(down + 1)..<index].contains(where: { if case .stimulusOn = $0.kind { true } else { false } }) {
-                    anomalies.add("W_STROKE_SPANS_STIMULUS", line: event.line,
+                    anomalies.add(.strokeSpansStimulus, line: event.line,
                                   "the stroke from line \(events[down].line) spans a stimulus onset")
                 }
                 append(stroke)
                 open = nil
             } else {
-                anomalies.add("W_UNPAIRED_RELEASE", line: event.line, "'ButtonReleased' without an open 'ButtonDown'",
+                anomalies.add(.unpairedRelease, line: event.line, "'ButtonReleased' without an open 'ButtonDown'",
                               raw: String(event.name))
                 append(Stroke(stroke: 0, status: .unpairedRelease, downIndex: nil, upIndex: index, context: context,
                               eventsWithin: nil))
@@ -69,7 +69,7 @@ struct StrokePairer {
         var row = stroke
         row.status = .unpairedDown
         let line = stroke.downIndex.map { events[$0].line }
-        anomalies.add("W_UNPAIRED_DOWN", line: line, "'ButtonDown' without a 'ButtonReleased'", raw: "ButtonDown")
+        anomalies.add(.unpairedDown, line: line, "'ButtonDown' without a 'ButtonReleased'", raw: "ButtonDown")
         append(row)
     }
 

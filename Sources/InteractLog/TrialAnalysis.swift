@@ -74,17 +74,17 @@ public struct TrialAnalysis: Sendable {
     mutating func checkIdentity() {
         let header = log.header
         if header.name == "Anonymous Participant" {
-            log.anomalies.add("I_DEFAULT_NAME", "participant 'Anonymous Participant' identifies nobody")
+            log.anomalies.add(.defaultName, "participant 'Anonymous Participant' identifies nobody")
         }
         guard let identity else { return }
         if let name = header.name, name != identity.participant {
-            log.anomalies.add("W_NAME_MISMATCH", "header Name '\(name)' differs from the file name's '\(identity.participant)'")
+            log.anomalies.add(.nameMismatch, "header Name '\(name)' differs from the file name's '\(identity.participant)'")
         }
         if let trial = header.trialNumber, trial != identity.trial {
-            log.anomalies.add("W_TRIAL_MISMATCH", "header Trial Number \(trial) differs from the file name's \(identity.trial)")
+            log.anomalies.add(.trialMismatch, "header Trial Number \(trial) differs from the file name's \(identity.trial)")
         }
         if let start = header.experimentStart, LocalDateTime.fileStamp(start) != identity.stamp {
-            log.anomalies.add("W_STAMP_MISMATCH",
+            log.anomalies.add(.stampMismatch,
                               "file-name stamp '\(identity.stamp)' differs from Experiment Start '\(LocalDateTime.fileStamp(start))'")
         }
     }
@@ -93,7 +93,7 @@ public struct TrialAnalysis: Sendable {
     mutating func checkTimes() {
         if let span = eventSpan, let duration = headerDuration {
             if span > duration + Self.spanToleranceSeconds || (log.program == .java && duration > span + Self.spanToleranceSeconds) {
-                log.anomalies.add("W_SPAN_MISMATCH", "events span \(span) s but the header's Trial Start to Trial End is \(duration) s")
+                log.anomalies.add(.spanMismatch, "events span \(span) s but the header's Trial Start to Trial End is \(duration) s")
             }
         }
         guard log.program == .ipad, let local = log.header.trialStart else { return }
@@ -102,7 +102,7 @@ public struct TrialAnalysis: Sendable {
         let difference = local - utc
         let rounded = (difference / 900).rounded() * 900
         if !(abs(difference) <= 18 * 3600) || abs(difference - rounded) > 120 {
-            log.anomalies.add("W_UTC_OFFSET", "Trial Start minus the first event's UTC is \(difference) s, not a whole quarter hour; utc_offset_min is NA")
+            log.anomalies.add(.utcOffset, "Trial Start minus the first event's UTC is \(difference) s, not a whole quarter hour; utc_offset_min is NA")
         } else {
             utcOffsetMinutes = Int(rounded / 60)
         }
@@ -150,7 +150,7 @@ extension TrialAnalysis {
             let runKey = analyses[index].runKey
             if let earlier = firstRun[key] {
                 if earlier.runKey != runKey {
-                    analyses[index].log.anomalies.add("W_DUPLICATE_TRIAL",
+                    analyses[index].log.anomalies.add(.duplicateTrial,
                                                       "participant '\(name)' trial \(trial) also appears in another run (\(earlier.file))")
                 }
             } else {

@@ -31,7 +31,7 @@ extension QuestionnaireResult {
                                 answered: answer.answered, raw: answer.raw, number: nil, label: nil, date: nil)
             if let definition, question == nil {
                 anomalies.append(Anomaly(sourceFile: sourceFile, line: answer.line, location: answer.questionID,
-                                         severity: .warning, code: "W_ANSWER_UNDEFINED",
+                                         code: .answerUndefined,
                                          message: "\"\(answer.questionID)\" is not a question of \(definition.scenario)_\(definition.language).json",
                                          raw: answer.raw))
             }
@@ -44,8 +44,8 @@ extension QuestionnaireResult {
             let present = Set(answers.map(\.questionID))
             for question in definition.questions where question.asked && !question.optional
                 && question.type != "instruction" && !present.contains(question.identifier) {
-                anomalies.append(Anomaly(sourceFile: sourceFile, location: question.identifier, severity: .warning,
-                                         code: "W_ANSWER_MISSING",
+                anomalies.append(Anomaly(sourceFile: sourceFile, location: question.identifier,
+                                         code: .answerMissing,
                                          message: "required question \"\(question.identifier)\" has no answer in the file"))
             }
         }
@@ -62,7 +62,7 @@ extension QuestionnaireResult {
             row.label = question?.label(of: value)
             if let question, row.label == nil {
                 anomalies.append(Anomaly(sourceFile: sourceFile, line: answer.line, location: answer.questionID,
-                                         severity: .warning, code: "W_ANSWER_UNLABELLED",
+                                         code: .answerUnlabelled,
                                          message: "value \(value) is not among the choices of \"\(question.identifier)\"",
                                          raw: answer.raw))
             }

@@ -33,20 +33,20 @@ public enum CompletenessCheck {
     public static func check(folder: String, files: [FolderFile],
                              protocol study: StudyProtocol) -> (rows: [CompletenessRow], anomalies: [Anomaly]) {
         var anomalies: [Anomaly] = []
-        func note(_ path: String, _ severity: AnomalySeverity, _ code: String, _ message: String, raw: String? = nil) {
-            anomalies.append(Anomaly(sourceFile: path, severity: severity, code: code, message: message, raw: raw))
+        func note(_ path: String, _ code: AnomalyCode, _ message: String, raw: String? = nil) {
+            anomalies.append(Anomaly(sourceFile: path, code: code, message: message, raw: raw))
         }
         var named: [(file: FolderFile, name: MYNDFileName)] = []
         for file in files {
             if let name = MYNDFileName(path: file.path) {
                 named.append((file, name))
                 if name.encrypted, let key = file.keyID, MYNDContentKind.dummyKeyIDs.contains(key) {
-                    note(file.path, .warning, "W_DUMMY_KEY",
+                    note(file.path, .dummyKey,
                          "encrypted to the repository's dummy key 0x\(key), whose secret key is public: the data are not protected",
                          raw: key)
                 }
             } else {
-                note(file.path, .info, "I_IGNORED", "not a MYND result or recording name; not counted")
+                note(file.path, .ignored, "not a MYND result or recording name; not counted")
             }
         }
         var rows: [CompletenessRow] = []
@@ -59,7 +59,7 @@ public enum CompletenessCheck {
                 for entry in matching {
                     used.insert(entry.file.path)
                     if entry.name.scenario != slot.scenario || entry.name.day != slot.day {
-                        note(entry.file.path, .warning, "W_NAME_MISMATCH",
+                        note(entry.file.path, .nameMismatch,
                              "session \(slot.sessionID) is \(slot.scenario) on day \(slot.day) in \(study.name), the name says \(entry.name.scenario) on day \(entry.name.day)")
                     }
                 }
@@ -81,7 +81,7 @@ public enum CompletenessCheck {
                                             foundEncrypted: entries.filter(\.name.encrypted).count,
                                             runIDs: entries.map(\.name.runID).sorted(), status: "extra"))
                 for entry in entries {
-                    note(entry.file.path, .warning, "W_NAME_MISMATCH",
+                    note(entry.file.path, .nameMismatch,
                          "no \(name.kind == .questionnaire ? "questionnaire" : "recording") slot for session \(name.sessionID) in \(study.name)")
                 }
             }
@@ -96,13 +96,13 @@ public enum CompletenessCheck {
         let byRun = Dictionary(grouping: files, by: \.name.runID)
         for run in byRun.keys.sorted() where byRun[run]!.count > 1 {
             let paths = byRun[run]!.map(\.path).sorted()
-            anomalies.append(Anomaly(sourceFile: paths[0], severity: .warning, code: "W_DUPLICATE_RUN",
+            anomalies.append(Anomaly(sourceFile: paths[0], code: .duplicateRun,
                                      message: "runID \(run) is used by \(paths.count) files", raw: paths.joined(separator: ";")))
         }
         let runs = byRun.keys.sorted()
         for (a, b) in zip(runs, runs.dropFirst()) where b > a + 1 {
             let path = byRun[b]!.map(\.path).sorted()[0]
-            anomalies.append(Anomaly(sourceFile: path, severity: .warning, code: "W_RUN_GAP",
+            anomalies.append(Anomaly(sourceFile: path, code: .runGap,
                                      message: b == a + 2 ? "runID \(a + 1) is absent (lost, not uploaded or skipped)"
                                         : "runIDs \(a + 1)…\(b - 1) are absent (lost, not uploaded or skipped)",
                                      raw: "\(a + 1)-\(b - 1)"))
@@ -111,7 +111,7 @@ public enum CompletenessCheck {
         var highest: (run: Int, session: Int)?
         for file in ordered {
             if let top = highest, file.name.sessionID > top.session, file.name.runID < top.run {
-                anomalies.append(Anomaly(sourceFile: file.path, severity: .warning, code: "W_RUN_RESET",
+                anomalies.append(Anomaly(sourceFile: file.path, code: .runReset,
                                          message: "runID \(file.name.runID) of session \(file.name.sessionID) is below runID \(top.run) of session \(top.session) (run counter reset?)"))
             }
             if highest == nil || file.name.runID > highest!.run { highest = (file.name.runID, file.name.sessionID) }

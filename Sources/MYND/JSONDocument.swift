@@ -34,6 +34,13 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// The value as ``quoted`` writes it but with a string in full: the `raw` of an anomaly, which the anomalies
+    /// table escapes and cuts by its own rule (conventions §3.2).
+    var quotedInFull: String {
+        if case .string(let text) = self { return "\"\(text)\"" }
+        return quoted
+    }
+
     /// An integer when the value is a whole number within `Int`'s range.
     public var integer: Int? {
         guard case .number(let value, _) = self, value == value.rounded(), abs(value) < 9e15 else { return nil }

@@ -131,9 +131,8 @@ private struct RecordingLayoutReader {
         self.sourceFile = sourceFile
     }
 
-    mutating func warn(_ code: String, _ location: String?, _ message: String, raw: String? = nil) {
-        anomalies.append(Anomaly(sourceFile: sourceFile, location: location, severity: .warning, code: code,
-                                 message: message, raw: raw))
+    mutating func warn(_ code: AnomalyCode, _ location: String?, _ message: String, raw: String? = nil) {
+        anomalies.append(Anomaly(sourceFile: sourceFile, location: location, code: code, message: message, raw: raw))
     }
 
     func layout(_ path: String, _ message: String) -> MYNDError {
@@ -163,7 +162,7 @@ private struct RecordingLayoutReader {
         let paradigmGroup = try group(file, "Paradigm")
         let name = MYNDFileName(path: sourceFile)
         if name == nil || name?.kind != .recording {
-            warn("W_NAME_UNPARSED", nil,
+            warn(.nameUnparsed, nil,
                  "the file name does not follow r_<scenario>_<day>_<session>_<run>_<UUID>.hdf; read by content")
         }
         var attributes: [StoredAttribute] = []
@@ -216,10 +215,10 @@ private struct RecordingLayoutReader {
             channelNames = try namesSet.readStringsOfAnyCharset()
         } else if let listed = text("channelNames").map(MYNDRecordingText.swiftArray), !listed.isEmpty {
             channelNames = listed
-            warn("W_TYPE", "/Recording/ChannelNames", "no ChannelNames dataset; names taken from the channelNames attribute")
+            warn(.type, "/Recording/ChannelNames", "no ChannelNames dataset; names taken from the channelNames attribute")
         } else {
             channelNames = (1...columns).map { "Channel\($0)" }
-            warn("W_TYPE", "/Recording/ChannelNames", "no channel names stored; named Channel1…Channel\(columns)")
+            warn(.type, "/Recording/ChannelNames", "no channel names stored; named Channel1…Channel\(columns)")
         }
         guard channelNames.count == columns else {
             throw layout("/Recording/ChannelNames",
@@ -233,7 +232,7 @@ private struct RecordingLayoutReader {
         var start = 0
         let dropped = timestamps.first == 0
         if dropped { start = 1 } else {
-            warn("W_ROW0", "/Recording/TimeStamp", "TimeStamp[0] is \(timestamps.first ?? 0), not 0: row 0 kept")
+            warn(.row0, "/Recording/TimeStamp", "TimeStamp[0] is \(timestamps.first ?? 0), not 0: row 0 kept")
         }
         markers = Array(markers[start...])
         timestamps = Array(timestamps[start...])
@@ -248,30 +247,30 @@ private struct RecordingLayoutReader {
             }
         }
         if nanCount > 0 {
-            warn("W_NAN", "/Recording/Data", "\(nanCount) NaN or infinite sample values", raw: String(nanCount))
+            warn(.nan, "/Recording/Data", "\(nanCount) NaN or infinite sample values", raw: String(nanCount))
         }
 
         // Metadata (all strings in Version 3, numbers included).
         let device = text("device")
         if device == "oscillator" {
-            warn("W_DEVICE", "/Recording@device", "synthetic test source (oscillator), not EEG")
+            warn(.device, "/Recording@device", "synthetic test source (oscillator), not EEG")
         }
         var rate = number("/Recording", "samplingRate")
         if rate == nil || !(rate! > 0) || !rate!.isFinite || rate! > MYNDRecording.maximumRate {
             let nominal: Double = device == "oscillator" ? 128 : 256
-            warn("W_RATE", "/Recording@samplingRate", "no usable samplingRate attribute; assuming \(Int(nominal)) Hz for \(device ?? "muse")",
+            warn(.rate, "/Recording@samplingRate", "no usable samplingRate attribute; assuming \(Int(nominal)) Hz for \(device ?? "muse")",
                  raw: text("samplingRate"))
             rate = nominal
         }
         if let first = timestamps.first, first < 1_000_000_000_000_000 {
-            warn("W_TS_NOT_EPOCH", "/Recording/TimeStamp",
+            warn(.tsNotEpoch, "/Recording/TimeStamp",
                  "TimeStamp values are not µs since 1970 (first \(first)); absolute times are NA", raw: String(first))
         }
         func localized(_ name: String) -> LocalizedTime? {
             guard let raw = text(name) else { return nil }
             let time = LocalizedTime(raw)
             if let problem = time.problem {
-                warn("W_TIME_UNPARSED", "/Recording@\(name)", "\(name) only partly read (\(problem))", raw: raw)
+                warn(.timeUnparsed, "/Recording@\(name)", "\(name) only partly read (\(problem))", raw: raw)
             }
             return time
         }
@@ -279,14 +278,14 @@ private struct RecordingLayoutReader {
         // Paradigm.
         func strings(_ name: String) throws -> [String] {
             guard let set = try dataset(paradigmGroup, name, required: false) else {
-                warn("W_TYPE", "/Paradigm/\(name)", "no /Paradigm/\(name) dataset")
+                warn(.type, "/Paradigm/\(name)", "no /Paradigm/\(name) dataset")
                 return []
             }
             return try set.readStringsOfAnyCharset()
         }
         func ints(_ name: String) throws -> [Int] {
             guard let set = try dataset(paradigmGroup, name, required: false) else {
-                warn("W_TYPE", "/Paradigm/\(name)", "no /Paradigm/\(name) dataset")
+                warn(.type, "/Paradigm/\(name)", "no /Paradigm/\(name) dataset")
                 return []
             }
             return try set.readInt64s().map { Int(clamping: $0) }
@@ -294,7 +293,7 @@ private struct RecordingLayoutReader {
         func seconds(_ name: String) -> Double? {
             guard let value = number("/Paradigm", name) else { return nil }
             guard value.isFinite, abs(value) <= MYNDRecording.maximumTrialTime else {
-                warn("W_TYPE", "/Paradigm@\(name)", "\(name) \(value) is not a plausible time in s; taken as missing",
+                warn(.type, "/Paradigm@\(name)", "\(name) \(value) is not a plausible time in s; taken as missing",
                      raw: String(value))
                 return nil
             }
@@ -309,7 +308,7 @@ private struct RecordingLayoutReader {
             throw layout("/Paradigm/ConditionLabels", "expected \(paradigm.conditionMarkers.count) labels like "
                          + "/Paradigm/ConditionMarkers, found \(paradigm.conditionLabels.count)")
         }
-        if paradigm.trialTime == nil { warn("W_TYPE", "/Paradigm@TrialTime", "no TrialTime: no condition epochs") }
+        if paradigm.trialTime == nil { warn(.type, "/Paradigm@TrialTime", "no TrialTime: no condition epochs") }
 
         var result = MYNDRecording(
             sourceFile: sourceFile, fileName: name, attributes: attributes,
@@ -342,16 +341,16 @@ private struct RecordingLayoutReader {
         ]
         for (attribute, value, expected) in pairs {
             if let value, value != expected {
-                warn("W_NAME_MISMATCH", "/Recording@\(attribute)", "\(attribute) is \(value) but the file name says \(expected)",
+                warn(.nameMismatch, "/Recording@\(attribute)", "\(attribute) is \(value) but the file name says \(expected)",
                      raw: String(value))
             }
         }
         if let subject = recording.subjectID, subject != name.subjectID {
-            warn("W_NAME_MISMATCH", "/Recording@subjectID", "subjectID is \(subject) but the file name says \(name.subjectID)",
+            warn(.nameMismatch, "/Recording@subjectID", "subjectID is \(subject) but the file name says \(name.subjectID)",
                  raw: subject)
         }
         if let scenario = recording.paradigm.name, scenario != name.scenario {
-            warn("W_NAME_MISMATCH", "/Paradigm@Paradigm", "Paradigm is \(scenario) but the file name says \(name.scenario)",
+            warn(.nameMismatch, "/Paradigm@Paradigm", "Paradigm is \(scenario) but the file name says \(name.scenario)",
                  raw: scenario)
         }
     }

@@ -64,7 +64,7 @@ public struct MYNDStudy: Sendable {
 
     /// A file set aside with an `I_IGNORED` row (info) saying why.
     public static func setAside(_ path: String, _ message: String) -> Item {
-        .setAside(Anomaly(sourceFile: path, severity: .info, code: "I_IGNORED", message: message))
+        .setAside(Anomaly(sourceFile: path, code: .ignored, message: message))
     }
 
     /// Adds a file read by ``read(path:data:options:recordingReader:)``.
@@ -107,7 +107,7 @@ public struct MYNDStudy: Sendable {
         func orderFor(_ subject: String?, _ locale: String?, _ times: [LocalizedTime?], _ file: String) -> DateOrder {
             let (order, guessed) = resolver.order(subjectID: subject, locale: locale)
             if guessed, let ambiguous = times.compactMap({ $0 }).first(where: \.isAmbiguous) {
-                anomalies.append(Anomaly(sourceFile: file, severity: .warning, code: "W_DATE_ORDER_GUESSED",
+                anomalies.append(Anomaly(sourceFile: file, code: .dateOrderGuessed,
                                          message: "day and month of \"\(ambiguous.raw)\" cannot be told apart and no recording of the subject decides; read as \(order.rawValue) (use --date-order)",
                                          raw: ambiguous.raw))
             }

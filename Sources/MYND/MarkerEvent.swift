@@ -41,9 +41,9 @@ public struct MarkerEvent: Sendable, Equatable {
     public static func events(markers: [Int], rate: Double, paradigm: Paradigm, scenario: String?,
                               sourceFile: String) -> (events: [MarkerEvent], anomalies: [Anomaly]) {
         var anomalies: [Anomaly] = []
-        func warn(_ code: String, _ message: String, raw: String? = nil) {
-            anomalies.append(Anomaly(sourceFile: sourceFile, location: "/Recording/Marker", severity: .warning,
-                                     code: code, message: message, raw: raw))
+        func warn(_ code: AnomalyCode, _ message: String, raw: String? = nil) {
+            anomalies.append(Anomaly(sourceFile: sourceFile, location: "/Recording/Marker", code: code, message: message,
+                                     raw: raw))
         }
         let onsets = markers.indices.filter { markers[$0] != 0 }
         var events: [MarkerEvent] = []
@@ -80,7 +80,7 @@ public struct MarkerEvent: Sendable, Equatable {
                 phase = MarkerEvent.phase(offset: offset) ?? "other"
             }
             if code < 100 || code > 999 || (phase == "other" && base != 9) {
-                warn("W_UNKNOWN_MARKER", "marker \(code) at sample \(sample) fits no phase of the marker scheme",
+                warn(.unknownMarker, "marker \(code) at sample \(sample) fits no phase of the marker scheme",
                      raw: String(code))
                 phase = "other"
             }
@@ -94,13 +94,13 @@ public struct MarkerEvent: Sendable, Equatable {
                                       trialInBlock: trial))
         }
         if events.isEmpty {
-            warn("W_NO_MARKERS", "the block has no non-zero marker")
+            warn(.noMarkers, "the block has no non-zero marker")
         } else {
             if events.last?.marker != 910 {
-                warn("W_NO_GOODBYE", "the block ends with marker \(events.last!.marker), not the goodbye 910")
+                warn(.noGoodbye, "the block ends with marker \(events.last!.marker), not the goodbye 910")
             }
             if let scenario, let expected = expectedCount[scenario], expected != events.count {
-                warn("W_MARKER_COUNT", "\(events.count) markers, a \(scenario) block has \(expected)", raw: String(events.count))
+                warn(.markerCount, "\(events.count) markers, a \(scenario) block has \(expected)", raw: String(events.count))
             }
         }
         return (events, anomalies)

@@ -66,7 +66,7 @@ public struct QuestionnaireResult: Sendable, Equatable {
                                          day: nil, sessionID: nil, runID: nil, sessionStart: nil, locale: nil,
                                          answers: [], anomalies: [])
         if name == nil || name?.kind != .questionnaire {
-            result.warn("W_NAME_UNPARSED", nil, nil,
+            result.warn(.nameUnparsed, nil, nil,
                         "the file name does not follow q_<scenario>_<day>_<session>_<run>_<UUID>.json; read by content")
         }
         for member in members {
@@ -82,7 +82,7 @@ public struct QuestionnaireResult: Sendable, Equatable {
                     let time = LocalizedTime(text)
                     result.sessionStart = time
                     if let problem = time.problem {
-                        result.warn("W_TIME_UNPARSED", member.line, member.key,
+                        result.warn(.timeUnparsed, member.line, member.key,
                                     "sessionStartTime only partly read (\(problem))", raw: text)
                     }
                 }
@@ -98,17 +98,17 @@ public struct QuestionnaireResult: Sendable, Equatable {
         return result
     }
 
-    private mutating func warn(_ code: String, _ line: Int?, _ location: String?, _ message: String,
+    private mutating func warn(_ code: AnomalyCode, _ line: Int?, _ location: String?, _ message: String,
                                raw: String? = nil) {
-        anomalies.append(Anomaly(sourceFile: sourceFile, line: line, location: location, severity: .warning,
-                                 code: code, message: message, raw: raw))
+        anomalies.append(Anomaly(sourceFile: sourceFile, line: line, location: location, code: code, message: message,
+                                 raw: raw))
     }
 
     /// An int metadata value: a JSON integer, a string of digits (warning `type`), or else the name's value.
     private mutating func integer(_ member: JSONMember, fromName: Int?) throws(MYNDError) -> Int? {
         if let value = member.value.integer { check(member.key, value, fromName, member.line); return value }
         if case .string(let text) = member.value, let value = Int(text.trimmingCharacters(in: .whitespaces)) {
-            warn("W_TYPE", member.line, member.key, "\"\(member.key)\" is a string, expected an int; read as \(value)",
+            warn(.type, member.line, member.key, "\"\(member.key)\" is a string, expected an int; read as \(value)",
                  raw: text)
             check(member.key, value, fromName, member.line)
             return value
@@ -117,9 +117,9 @@ public struct QuestionnaireResult: Sendable, Equatable {
             throw .json(file: sourceFile, line: member.line, column: member.column,
                         message: "expected a string or int value for \"\(member.key)\", found \(member.value.quoted)")
         }
-        warn("W_TYPE", member.line, member.key,
+        warn(.type, member.line, member.key,
              "\"\(member.key)\" is \(member.value.quoted), expected an int; taken from the file name (\(fromName))",
-             raw: member.value.quoted)
+             raw: member.value.quotedInFull)
         return fromName
     }
 
@@ -127,7 +127,7 @@ public struct QuestionnaireResult: Sendable, Equatable {
     private mutating func text(_ member: JSONMember, fromName: String?) throws(MYNDError) -> String? {
         if case .string(let text) = member.value {
             if let fromName, text.caseInsensitiveCompare(fromName) != .orderedSame {
-                warn("W_NAME_MISMATCH", member.line, member.key,
+                warn(.nameMismatch, member.line, member.key,
                      "\"\(member.key)\" is \"\(text)\" but the file name says \"\(fromName)\"", raw: text)
             }
             return text
@@ -136,15 +136,15 @@ public struct QuestionnaireResult: Sendable, Equatable {
             throw .json(file: sourceFile, line: member.line, column: member.column,
                         message: "expected a string value for \"\(member.key)\", found \(member.value.quoted)")
         }
-        warn("W_TYPE", member.line, member.key,
+        warn(.type, member.line, member.key,
              "\"\(member.key)\" is \(member.value.quoted), expected a string; taken from the file name (\(fromName))",
-             raw: member.value.quoted)
+             raw: member.value.quotedInFull)
         return fromName
     }
 
     private mutating func check(_ key: String, _ value: Int, _ fromName: Int?, _ line: Int) {
         if let fromName, fromName != value {
-            warn("W_NAME_MISMATCH", line, key, "\"\(key)\" is \(value) but the file name says \(fromName)",
+            warn(.nameMismatch, line, key, "\"\(key)\" is \(value) but the file name says \(fromName)",
                  raw: String(value))
         }
     }
@@ -160,14 +160,14 @@ public struct QuestionnaireResult: Sendable, Equatable {
             case "title": scenario = fileName?.scenario; value = scenario
             default: subjectID = fileName?.subjectID; value = subjectID
             }
-            warn("W_TYPE", nil, key, value.map { "\"\(key)\" is missing; taken from the file name (\($0))" }
+            warn(.type, nil, key, value.map { "\"\(key)\" is missing; taken from the file name (\($0))" }
                  ?? "\"\(key)\" is missing and the file name does not give it")
         }
         if !keys.contains("sessionStartTime") {
-            warn("W_TIME_UNPARSED", nil, "sessionStartTime", "\"sessionStartTime\" is missing; session_start_utc is NA")
+            warn(.timeUnparsed, nil, "sessionStartTime", "\"sessionStartTime\" is missing; session_start_utc is NA")
         }
         if answers.isEmpty {
-            warn("W_NO_ANSWERS", nil, nil, "the result holds metadata but no answers: no answers rows")
+            warn(.noAnswers, nil, nil, "the result holds metadata but no answers: no answers rows")
         }
     }
 }

@@ -74,8 +74,8 @@ public struct RecordingAnalysis: Sendable {
         }
         var anomalies = recording.anomalies + eventAnomalies
         for epoch in epochs where !epoch.complete {
-            anomalies.append(Anomaly(sourceFile: recording.sourceFile, location: "/Recording/Data", severity: .warning,
-                                     code: "W_EPOCH_INCOMPLETE",
+            anomalies.append(Anomaly(sourceFile: recording.sourceFile, location: "/Recording/Data",
+                                     code: .epochIncomplete,
                                      message: "epoch \(epoch.index) (\(epoch.condition)) runs past the end of the data; its band power uses the samples there are"))
         }
         bandPower = RecordingAnalysis.bandPower(recording, epochs: epochs, options: options)

@@ -33,14 +33,14 @@ struct HubLineParser {
         guard marker >= scanner.position else {
             var atEnd = scanner
             atEnd.position = scanner.end
-            throw LineProblem(code: "E_PREFIX", column: atEnd.column,
+            throw LineProblem(code: .prefix, column: atEnd.column,
                               message: "expected \" <-<client>\" at the end of the line, found none")
         }
         let client = (marker + 3)..<scanner.end
         guard !client.isEmpty else {
             var atEnd = scanner
             atEnd.position = scanner.end
-            throw LineProblem(code: "E_PREFIX", column: atEnd.column,
+            throw LineProblem(code: .prefix, column: atEnd.column,
                               message: "expected a client (\"/ip:port\", \"host/ip:port\" or \"UNKNOWN\") after \" <-\", found nothing")
         }
         scanner.end = marker
@@ -135,7 +135,7 @@ struct HubLineParser {
         guard let count = scanner.readInt32(), count >= 0 else { throw .syntax(scanner, name, "a sample count") }
         guard scanner.skip("]:") else { throw .syntax(scanner, name, "\"]:\" after the sample count") }
         if let expected = channelCount, expected != channels {
-            throw LineProblem(code: "E_NCH", column: scanner.column,
+            throw LineProblem(code: .nch, column: scanner.column,
                               message: "DATAPACKET: expected \(expected) channels as in the first packet, found \(channels)")
         }
         let firstSample = samples.count / channels

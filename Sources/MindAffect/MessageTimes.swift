@@ -51,8 +51,8 @@ public struct MessageTimes: Sendable {
             previousRaw = raw
             let rts = raw + offset
             if let previousUnwrapped, previousUnwrapped - rts > MessageTimes.stsToleranceMs {
-                anomalies.append(Anomaly(sourceFile: file.sourceFile, line: message.line, severity: .warning,
-                                         code: "W_CLOCK_BACK",
+                anomalies.append(Anomaly(sourceFile: file.sourceFile, line: message.line,
+                                         code: .clockBack,
                                          message: "rts falls by \(previousUnwrapped - rts) ms from the previous line"))
             }
             previousUnwrapped = max(previousUnwrapped ?? rts, rts)
@@ -73,7 +73,7 @@ public struct MessageTimes: Sendable {
         rtsOrigin = rtsMs.first ?? 0
         for key in fallbackOrder {
             guard let entry = fallbacks[key] else { continue }
-            anomalies.append(Anomaly(sourceFile: file.sourceFile, line: entry.line, severity: .warning, code: "W_STS",
+            anomalies.append(Anomaly(sourceFile: file.sourceFile, line: entry.line, code: .sts,
                                      message: "\(entry.count) \(entry.name) message(s) from \(file.clients[entry.client]) have |sts − rts| > \(MessageTimes.stsToleranceMs) ms: rts used (first at this line)"))
         }
     }

@@ -46,10 +46,10 @@ public struct SampleTimeline: Sendable {
         }
         fsNominal = standard ?? fsEstimated
         if let estimate = fsEstimated, standard == nil {
-            anomalies.append(Anomaly(sourceFile: file.sourceFile, severity: .warning, code: "W_FS",
+            anomalies.append(Anomaly(sourceFile: file.sourceFile, code: .fs,
                                      message: "estimated sampling rate \(estimate) Hz is not within 1 % of a standard rate: used as is"))
         } else if fsEstimated == nil {
-            anomalies.append(Anomaly(sourceFile: file.sourceFile, severity: .warning, code: "W_FS",
+            anomalies.append(Anomaly(sourceFile: file.sourceFile, code: .fs,
                                      message: "the sampling rate cannot be estimated (fewer than two packets with a time span): the first packet's samples all get its time"))
         }
         sampleMs = []
@@ -66,8 +66,8 @@ public struct SampleTimeline: Sendable {
             let count = packetSampleCounts[packet]
             if time <= previous {
                 zeroAdvancePackets += 1
-                anomalies.append(Anomaly(sourceFile: file.sourceFile, line: packetLines[packet], severity: .warning,
-                                         code: "W_TS_NONMONO",
+                anomalies.append(Anomaly(sourceFile: file.sourceFile, line: packetLines[packet],
+                                         code: .tsNonmono,
                                          message: "packet time \(time) ms does not advance past \(previous) ms: its \(count) sample(s) get \(previous) ms"))
                 sampleMs.append(contentsOf: repeatElement(Double(previous), count: count))
                 continue

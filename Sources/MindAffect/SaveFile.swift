@@ -58,12 +58,12 @@ public struct SaveFile: Sendable {
             var contentEnd = lineEnd
             if contentEnd > lineStart, buffer[contentEnd - 1] == UInt8(ascii: "\r") { contentEnd -= 1 }
             defer { lineStart = lineEnd + 1 }
+            // The whole line: the anomalies table escapes and cuts it (conventions §3.2).
             func raw() -> String {
-                String(decoding: UnsafeBufferPointer(rebasing: buffer[lineStart..<min(contentEnd, lineStart + 200)]),
-                       as: UTF8.self)
+                String(decoding: UnsafeBufferPointer(rebasing: buffer[lineStart..<contentEnd]), as: UTF8.self)
             }
             if buffer[lineStart..<contentEnd].allSatisfy({ $0 == 32 || $0 == 9 }) {
-                anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber, severity: .info, code: "I_BLANK",
+                anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber, code: .blank,
                                          message: "blank line skipped", raw: raw()))
                 continue
             }
@@ -83,32 +83,32 @@ public struct SaveFile: Sendable {
                 messages.append(HubMessage(line: lineNumber, rts: prefix.rts, sts: prefix.sts, ts: prefix.ts,
                                            name: prefix.name, client: client, payload: payload))
                 if !MessageName.known.contains(prefix.name), unknownNames.insert(prefix.name).inserted {
-                    anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber, severity: .warning,
-                                             code: "W_UNKNOWN",
+                    anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber,
+                                             code: .unknown,
                                              message: "unknown message type \(prefix.name): counted in `messages`, payload not parsed",
                                              raw: raw()))
                 }
                 if notes.signedBytes > 0 {
-                    anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber, severity: .warning,
-                                             code: "W_SIGNED",
+                    anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber,
+                                             code: .signed,
                                              message: "\(notes.signedBytes) negative Java byte value(s): 256 added",
                                              raw: raw()))
                 }
                 if notes.latin1 {
-                    anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber, severity: .warning,
-                                             code: "W_ENCODING", message: "text is not valid UTF-8: read as Latin-1",
+                    anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber,
+                                             code: .encoding, message: "text is not valid UTF-8: read as Latin-1",
                                              raw: raw()))
                 }
             } catch {
                 sampleValues.removeSubrange(sampleCountBefore...)
                 if isFinalFragment {
                     anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber, location: error.column.map(String.init),
-                                             severity: .warning, code: "W_TRUNC",
+                                             code: .trunc,
                                              message: "incomplete final line (\(contentEnd - lineStart) bytes, no newline) dropped: \(error.message)",
                                              raw: raw()))
                 } else if skipBadLines {
                     anomalies.append(Anomaly(sourceFile: sourceFile, line: lineNumber, location: error.column.map(String.init),
-                                             severity: .error, code: error.code, message: error.message, raw: raw()))
+                                             code: error.anomalyCode, message: error.message, raw: raw()))
                 } else {
                     throw .badLine(file: sourceFile, line: lineNumber, problem: error)
                 }

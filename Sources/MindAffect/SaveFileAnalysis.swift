@@ -85,8 +85,8 @@ public struct SaveFileAnalysis: Sendable {
             let swapped = packetChannels == fs && file.channelCount != channels
             header = DataHeaderReport(fs: fs, channelCount: channels, line: message.line, swapped: swapped)
             if swapped {
-                found.append(Anomaly(sourceFile: file.sourceFile, line: message.line, severity: .warning,
-                                     code: "W_HEADER",
+                found.append(Anomaly(sourceFile: file.sourceFile, line: message.line,
+                                     code: .header,
                                      message: "DATAHEADER has fs and nch swapped (fs\(fs) ch[\(channels)] for \(file.channelCount ?? 0)-channel packets): header ignored"))
             }
             break
@@ -132,7 +132,7 @@ public struct SaveFileAnalysis: Sendable {
         for (index, message) in file.messages.enumerated() where message.name == MessageName.heartbeat {
             let time = times.rtsMs[index]
             if let previous = last[message.client], time - previous > limitMs {
-                rows.append(Anomaly(sourceFile: file.sourceFile, line: message.line, severity: .warning, code: "W_HB_GAP",
+                rows.append(Anomaly(sourceFile: file.sourceFile, line: message.line, code: .hbGap,
                                     message: "\(time - previous) ms since the previous HEARTBEAT of \(file.clients[message.client]) (more than \(limitMs) ms: stalled client?)"))
             }
             last[message.client] = time

@@ -49,8 +49,8 @@ public struct TrialSegmentation: Sendable {
             }
             newTargetPositions.removeAll(keepingCapacity: true)
             if newTargets != 1 {
-                anomalies.append(Anomaly(sourceFile: source, line: stimuli.eventLines[first], severity: .warning,
-                                         code: "W_NEWTARGET",
+                anomalies.append(Anomaly(sourceFile: source, line: stimuli.eventLines[first],
+                                         code: .newTarget,
                                          message: "trial \(index): \(newTargets) NEWTARGET messages since the previous trial, expected 1"))
             }
             var selection: (objectID: Int, message: Int)?
@@ -66,13 +66,13 @@ public struct TrialSegmentation: Sendable {
                 }
             }
             if modeChangesInside > 0 {
-                anomalies.append(Anomaly(sourceFile: source, line: stimuli.eventLines[first], severity: .warning,
-                                         code: "W_TRIAL_MODE",
+                anomalies.append(Anomaly(sourceFile: source, line: stimuli.eventLines[first],
+                                         code: .trialMode,
                                          message: "trial \(index): \(modeChangesInside) MODECHANGE message(s) between its first and last frame"))
             }
             if extraSelections > 0 {
                 anomalies.append(Anomaly(sourceFile: source, line: selection.map { file.messages[$0.message].line },
-                                         severity: .warning, code: "W_MULTI_SEL",
+                                         code: .multiSel,
                                          message: "trial \(index): \(extraSelections) further SELECTION message(s) after the first: the first is used"))
             }
             var online: (yest: Int, perr: Double, rts: Int64)?
@@ -112,14 +112,14 @@ public struct TrialSegmentation: Sendable {
                 trial.cueAgreement = best?.agreement
                 if let best, best.agreement >= TrialSegmentation.cueThreshold {
                     if tied {
-                        anomalies.append(Anomaly(sourceFile: source, line: trial.firstLine, severity: .warning,
-                                                 code: "W_CUE",
+                        anomalies.append(Anomaly(sourceFile: source, line: trial.firstLine,
+                                                 code: .cue,
                                                  message: "trial \(index): several objects agree equally well (\(best.agreement)) with objID 0: no cue"))
                     } else {
                         trial.cuedTarget = best.objectID
                     }
                 } else if let best {
-                    anomalies.append(Anomaly(sourceFile: source, line: trial.firstLine, severity: .warning, code: "W_CUE",
+                    anomalies.append(Anomaly(sourceFile: source, line: trial.firstLine, code: .cue,
                                              message: "trial \(index): the best agreement with objID 0 is \(best.agreement) (objID \(best.objectID)), below \(TrialSegmentation.cueThreshold): no cue"))
                 }
             }
@@ -129,7 +129,7 @@ public struct TrialSegmentation: Sendable {
         if trials.count > 2 {
             let gaps = (1..<trials.count).map { Double(trials[$0].startMs - (trials[$0 - 1].startMs + trials[$0 - 1].durationMs)) }
             if let median = SampleTimeline.median(gaps), Double(itiMs) > median / 2 {
-                anomalies.append(Anomaly(sourceFile: source, severity: .warning, code: "W_ITI",
+                anomalies.append(Anomaly(sourceFile: source, code: .iti,
                                          message: "iti_ms \(itiMs) is above half the median gap between trials (\(median) ms): trials may run together; see --iti-ms"))
             }
         }

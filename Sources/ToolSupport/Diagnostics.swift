@@ -44,7 +44,7 @@ public struct Diagnostics: Sendable {
     }
 
     /// One line per input with each anomaly code and its count, e.g.
-    /// `x.bin: 3 W_GAP, 1 W_RESYNC (see the anomalies table)`.
+    /// `x.bin: 3 I_GAP, 1 W_RESYNC (see the anomalies table)`.
     public func summarize(_ anomalies: [Anomaly], for source: String) {
         guard !anomalies.isEmpty else { return }
         var counts: [(String, Int)] = []
