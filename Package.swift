@@ -46,6 +46,7 @@ let package = Package(
         .target(name: "HDF5", dependencies: ["CHDF5", "CLibDeflate"]),
 
         // Shared core.
+        .target(name: "FileSystem", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "Tables", dependencies: ["HDF5", "CRename", .product(name: "Crypto", package: "swift-crypto"),
                                                .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "Spectral", dependencies: ["FFTW", "Tables"]),
@@ -68,6 +69,8 @@ let package = Package(
 
         // Tests (Swift Testing).
         .target(name: "TestSupport", dependencies: ["Tables"], path: "Tests/TestSupport"),
+        .testTarget(name: "FileSystemTests", dependencies: ["FileSystem", "TestSupport",
+                                                          .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "TablesTests", dependencies: ["Tables", "HDF5", "TestSupport"]),
         .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport", "Tables", "TestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "TestSupport"]),
