@@ -1,5 +1,6 @@
 import Foundation
 import Tables
+import TableWriters
 
 /// Reading inputs, at the edge: whole files for text formats, chunks for large binary ones; either way each
 /// file is read once and hashed for the provenance as it is read.

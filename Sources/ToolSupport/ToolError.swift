@@ -1,4 +1,4 @@
-import Tables
+import TableWriters
 
 /// An error a tool reports in one line and turns into an exit code.
 public protocol ToolReportable: Error {

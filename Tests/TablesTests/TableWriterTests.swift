@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+import Tables
+import TableWriters
 import TestSupport
-@testable import Tables
 
 /// A table with every kind of column and a missing value in each.
 func everyKindTable() -> Table {

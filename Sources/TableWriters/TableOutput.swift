@@ -1,6 +1,7 @@
 import CRename
 import Foundation
 import SystemPackage
+import Tables
 
 /// The output of one tool run: tables streamed into a temporary file or folder beside the destination, then moved
 /// into place by ``commit(provenance:)`` (conventions §2 and §3).
@@ -9,6 +10,12 @@ import SystemPackage
 /// (``PreviousOutput``), checked when the output is opened and again just before it is replaced; an output that is
 /// never committed leaves nothing behind, and an earlier output survives a failed run. A folder is replaced in one
 /// step (`renameat2` with `RENAME_EXCHANGE`), and only the files the old folder's provenance lists are then removed.
+///
+/// The `TableWriters` module is the output side of BrainBatch, used by `ToolSupport` and the tool executables and
+/// by no format library: this class, the destination rules (``OutputDestination``), recognising earlier outputs
+/// (``PreviousOutput``), the CSV and HDF5 writers with the provenance they write (its SHA-256s by ``InputHasher``),
+/// and whole small files written atomically (``AtomicFile``). It alone links libhdf5 for writing, swift-crypto and
+/// `CRename`.
 public final class TableOutput {
     /// Where the result goes.
     public let destination: OutputDestination

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Tables
 
 /// Writes tables as CSV: UTF-8, LF, RFC 4180 quoting, `NA` for missing values, `TRUE`/`FALSE` (conventions §2),
 /// with a Frictionless codebook and the provenance beside them. The provenance lists every file written with its
