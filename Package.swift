@@ -51,11 +51,11 @@ let package = Package(
         // The table model: no dependencies, so that a format library links no writer (and no libhdf5).
         .target(name: "Tables"),
         // The output side: CSV and HDF5 writers, provenance hashing, atomic output, for ToolSupport and the tools.
-        .target(name: "TableWriters", dependencies: ["Tables", "HDF5", "CRename",
+        .target(name: "TableWriters", dependencies: ["Tables", "FileSystem", "HDF5", "CRename",
                                                      .product(name: "Crypto", package: "swift-crypto"),
                                                      .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "Spectral", dependencies: ["FFTW", "Tables"]),
-        .target(name: "ToolSupport", dependencies: ["Tables", "TableWriters", "CMalloc",
+        .target(name: "ToolSupport", dependencies: ["Tables", "TableWriters", "FileSystem", "CMalloc",
                                                     .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // One library per input format.

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Tables
 import TableWriters
@@ -33,7 +34,7 @@ public enum InputFile {
                               _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> InputRecord {
         try checkReadable(path)
         guard let file = fopen(path, "rb") else {
-            throw ToolError.unreadable(path: path, reason: String(cString: strerror(errno)))
+            throw ToolError.unreadable(path: path, reason: FileSystem.message(FileSystem.lastError))
         }
         defer { fclose(file) }
         // Hashing runs beside `body`, on the chunk before or the same one: SHA-256 is a tenth of decoding a capture.
