@@ -16,7 +16,7 @@ import Tables
 /// by no format library: this class, the destination rules (``OutputDestination``), recognising earlier outputs
 /// (``PreviousOutput``), the CSV and HDF5 writers with the provenance they write (its SHA-256s by ``InputHasher``),
 /// and whole small files written atomically (``AtomicFile``). It alone links libhdf5 for writing, swift-crypto and
-/// `CRename`; its file-system calls go through `FileSystem`.
+/// `CRename`; its temporary siblings, renames, atomic writes and CSV files go through `FileSystem`.
 public final class TableOutput {
     /// Where the result goes.
     public let destination: OutputDestination
