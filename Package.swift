@@ -6,7 +6,7 @@ import PackageDescription
 func tool(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
     .executableTarget(
         name: name,
-        dependencies: dependencies + ["ToolSupport", "Tables", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+        dependencies: dependencies + ["ToolSupport", "Tables", "TableWriters", .product(name: "ArgumentParser", package: "swift-argument-parser")],
         path: "Sources/\(name)"
     )
 }
@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "mynd-parse", targets: ["mynd-parse"]),
         .executable(name: "nt-analyze", targets: ["nt-analyze"]),
         .library(name: "Tables", targets: ["Tables"]),
+        .library(name: "TableWriters", targets: ["TableWriters"]),
         .library(name: "Brainiac", targets: ["Brainiac"]),
         .library(name: "Spectral", targets: ["Spectral"]),
         .library(name: "ToolSupport", targets: ["ToolSupport"]),
@@ -46,10 +47,16 @@ let package = Package(
         .target(name: "HDF5", dependencies: ["CHDF5", "CLibDeflate"]),
 
         // Shared core.
-        .target(name: "Tables", dependencies: ["HDF5", "CRename", .product(name: "Crypto", package: "swift-crypto"),
-                                               .product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "FileSystem", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+        // The table model: no dependencies, so that a format library links no writer (and no libhdf5).
+        .target(name: "Tables"),
+        // The output side: CSV and HDF5 writers, provenance hashing, atomic output, for ToolSupport and the tools.
+        .target(name: "TableWriters", dependencies: ["Tables", "FileSystem", "HDF5", "CRename",
+                                                     .product(name: "Crypto", package: "swift-crypto"),
+                                                     .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "Spectral", dependencies: ["FFTW", "Tables"]),
-        .target(name: "ToolSupport", dependencies: ["Tables", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .target(name: "ToolSupport", dependencies: ["Tables", "TableWriters", "FileSystem", "CMalloc",
+                                                    .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // One library per input format.
         .target(name: "Brainiac", dependencies: ["Tables", "Spectral"]),
@@ -68,12 +75,14 @@ let package = Package(
 
         // Tests (Swift Testing).
         .target(name: "TestSupport", dependencies: ["Tables"], path: "Tests/TestSupport"),
+        .testTarget(name: "FileSystemTests", dependencies: ["FileSystem", "TestSupport",
+                                                          .product(name: "SystemPackage", package: "swift-system")]),
         // TablesTests also reads each format library's anomaly catalogue (conventions §3.2).
-        .testTarget(name: "TablesTests", dependencies: ["Tables", "HDF5", "TestSupport", "Brainiac", "InteractLog",
-                                                        "BrainTracker", "MYND", "MindAffect"]),
-        .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport", "Tables", "TestSupport"]),
+        .testTarget(name: "TablesTests", dependencies: ["Tables", "TableWriters", "HDF5", "TestSupport", "Brainiac",
+                                                        "InteractLog", "BrainTracker", "MYND", "MindAffect"]),
+        .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport", "Tables", "TableWriters", "TestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "TestSupport"]),
-        .testTarget(name: "BrainiacTests", dependencies: ["Brainiac", "TestSupport"]),
+        .testTarget(name: "BrainiacTests", dependencies: ["Brainiac", "TableWriters", "TestSupport"]),
         .testTarget(name: "InteractLogTests", dependencies: ["InteractLog", "TestSupport"]),
         .testTarget(name: "BrainTrackerTests", dependencies: ["BrainTracker", "TestSupport"]),
         .testTarget(name: "MYNDTests", dependencies: ["MYND", "TestSupport"]),

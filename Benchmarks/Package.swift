@@ -17,6 +17,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Brainiac", package: "BrainBatch"),
                 .product(name: "Tables", package: "BrainBatch"),
+                .product(name: "TableWriters", package: "BrainBatch"),
                 .product(name: "ToolSupport", package: "BrainBatch"),
             ],
             path: "Benchmarks/Decode",

@@ -2,7 +2,7 @@
 ///
 /// A column's kind never depends on its values, so a column has the same type in every output. Missing values are
 /// held as NaN for floats, the type's minimum for integers, −128 for booleans and `nil` for strings; each writer
-/// spells them its own way (`NA` in CSV; in HDF5 as ``HDF5ColumnEncoding`` says).
+/// spells them its own way (`NA` in CSV; in HDF5 as `TableWriters.HDF5ColumnEncoding` says).
 public enum ColumnValues: Sendable, Equatable {
     /// 32-bit integers; missing = `Int32.min`.
     case int32([Int32])

@@ -4,15 +4,15 @@ import Foundation
 /// Table Schema (`<file>.schema.json`) for a single table. Every column is described with its type, unit and
 /// description, and `NA` is declared as the missing value, so `frictionless validate` checks the tables and other
 /// tools read them with the right types.
-enum FrictionlessSchema {
+package enum FrictionlessSchema {
     /// A column's description as the schema needs it (the values are not kept).
-    struct Field {
-        let name: String
-        let kind: ColumnValues
-        let unit: String
-        let description: String?
+    package struct Field {
+        package let name: String
+        package let kind: ColumnValues
+        package let unit: String
+        package let description: String?
 
-        init(_ column: Column) {
+        package init(_ column: Column) {
             name = column.name
             kind = column.values.emptyOfSameKind
             unit = column.unit
@@ -21,12 +21,12 @@ enum FrictionlessSchema {
     }
 
     /// A Table Schema object for one table.
-    static func tableSchema(_ fields: [Field]) -> [String: Any] {
+    package static func tableSchema(_ fields: [Field]) -> [String: Any] {
         ["missingValues": [CellFormatting.missing], "fields": fields.map(field)]
     }
 
     /// A Data Package describing the tables of a folder, in the order they were written.
-    static func dataPackage(name: String, tables: [(name: String, file: String, fields: [Field])]) -> [String: Any] {
+    package static func dataPackage(name: String, tables: [(name: String, file: String, fields: [Field])]) -> [String: Any] {
         [
             "profile": "tabular-data-package",
             "name": packageName(name),
@@ -41,7 +41,7 @@ enum FrictionlessSchema {
     }
 
     /// Deterministic pretty JSON (sorted keys).
-    static func json(_ object: [String: Any]) -> String {
+    package static func json(_ object: [String: Any]) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: object,
                                                 options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
             ?? Data("{}".utf8)

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// One input file as the provenance records it.
@@ -15,39 +14,10 @@ public struct InputRecord: Codable, Sendable, Equatable {
         self.size = size
         self.sha256 = sha256
     }
-
-    /// Describes bytes already in memory (one read of the file serves parsing and hashing).
-    public init(path: String, contents: Data) {
-        self.init(path: path, size: contents.count, sha256: SHA256.hash(data: contents).hexString)
-    }
-}
-
-/// Computes an ``InputRecord`` while a file is read in chunks, so large inputs are read once.
-public struct InputHasher {
-    private var hasher = SHA256()
-    private var size = 0
-
-    public init() {}
-
-    /// Adds the next chunk of the file.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        hasher.update(bufferPointer: bytes)
-        size += bytes.count
-    }
-
-    /// The record for the bytes seen so far.
-    public func record(path: String) -> InputRecord {
-        InputRecord(path: path, size: size, sha256: hasher.finalize().hexString)
-    }
-}
-
-extension Digest {
-    /// The digest as lowercase hex.
-    var hexString: String { map { String(format: "%02x", $0) }.joined() }
 }
 
 /// One file a CSV output wrote, as its provenance lists it: how a later run recognises the file as one it may
-/// replace (``PreviousOutput``).
+/// replace (`TableWriters.PreviousOutput`).
 public struct OutputFileRecord: Codable, Sendable, Equatable {
     /// The file's name, relative to the provenance file's folder.
     public var file: String

@@ -1,4 +1,10 @@
 /// A named table: equal-length typed columns.
+///
+/// The `Tables` module is the table model that every format library builds its output with: ``Table``, ``Column``,
+/// ``Anomaly``, ``ArrayDataset``, the provenance values (``Provenance``, ``InputRecord``, ``OutputFileRecord``), how
+/// cells are spelled (``CellFormatting``), calendar arithmetic (``CivilTime``) and the Frictionless codebook. It
+/// depends on no other module and writes no files: the writers are in `TableWriters`, so that a parser of a text
+/// format neither links libhdf5 nor can reach the output.
 public struct Table: Sendable, Equatable {
     /// The table's name: the HDF5 group and the CSV file name.
     public var name: String

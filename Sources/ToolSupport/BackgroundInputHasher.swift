@@ -1,5 +1,6 @@
 import Dispatch
 import Tables
+import TableWriters
 
 /// Hashes a file's chunks on a queue of its own while the caller decodes them, for ``InputFile/stream``.
 ///

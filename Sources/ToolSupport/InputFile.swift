@@ -1,5 +1,7 @@
+import FileSystem
 import Foundation
 import Tables
+import TableWriters
 
 /// Reading inputs, at the edge: whole files for text formats, chunks for large binary ones; either way each
 /// file is read once and hashed for the provenance as it is read.
@@ -32,7 +34,7 @@ public enum InputFile {
                               _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> InputRecord {
         try checkReadable(path)
         guard let file = fopen(path, "rb") else {
-            throw ToolError.unreadable(path: path, reason: String(cString: strerror(errno)))
+            throw ToolError.unreadable(path: path, reason: FileSystem.message(FileSystem.lastError))
         }
         defer { fclose(file) }
         // Hashing runs beside `body`, on the chunk before or the same one: SHA-256 is a tenth of decoding a capture.

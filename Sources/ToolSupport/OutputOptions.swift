@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Tables
+import TableWriters
 
 extension OutputDestination.Format: ExpressibleByArgument {}
 

@@ -1,4 +1,5 @@
 import Tables
+import TableWriters
 
 /// The failures common to every tool.
 public enum ToolError: ReportableError, Equatable {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Tables
+import TableWriters
 
 /// Runs a tool: the one place that owns output opening, progress, `--keep-going`, the stderr summary, the
 /// provenance and the exit codes, for every ``InputFormat`` (conventions §1–§4). A tool's `run()` is one call,

@@ -3,6 +3,7 @@ import Brainiac
 import Foundation
 import SystemPackage
 import Tables
+import TableWriters
 import ToolSupport
 
 extension BrainiacByteOrder: ExpressibleByArgument {}

@@ -1,6 +1,7 @@
 import Foundation
 import InteractLog
 import Tables
+import TableWriters
 import ToolSupport
 
 /// Why companion files cannot be written (spec §4.2): exit 64 for a folder holding an input, 73 otherwise.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Tables
+import TableWriters
 import TestSupport
 @testable import Brainiac
 @testable import Spectral

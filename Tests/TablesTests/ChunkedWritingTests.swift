@@ -1,6 +1,7 @@
 import Foundation
 import HDF5
 import Tables
+import TableWriters
 import Testing
 import TestSupport
 

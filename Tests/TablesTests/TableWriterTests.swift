@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+import Tables
+import TableWriters
 import TestSupport
-@testable import Tables
 
 /// A table with every kind of column and a missing value in each.
 func everyKindTable() -> Table {
@@ -181,6 +182,20 @@ struct TableWriterTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(leftovers == ["out.h5"])
+    }
+
+    @Test("A whole file is replaced atomically; one that cannot be made names the file and the system's reason")
+    func atomicFile() throws {
+        let folder = TestSupport.temporaryFolder()
+        let path = folder.appendingPathComponent("notes.txt").path
+        try AtomicFile.write(Data("one\n".utf8), to: path)
+        try AtomicFile.write(Data("two\n".utf8), to: path)
+        #expect(FileManager.default.contents(atPath: path) == Data("two\n".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["notes.txt"])
+        let missing = folder.appendingPathComponent("missing/notes.txt").path
+        #expect(throws: TableOutputError.cannotCreate(path: missing, reason: "No such file or directory")) {
+            try AtomicFile.write(Data("x".utf8), to: missing)
+        }
     }
 
     @Test("A single .csv needs --table when the tool makes several tables")

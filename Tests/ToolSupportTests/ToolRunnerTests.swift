@@ -1,4 +1,4 @@
-import Tables
+import TableWriters
 import Testing
 import ToolSupport
 

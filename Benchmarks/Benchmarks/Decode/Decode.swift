@@ -2,6 +2,7 @@ import Benchmark
 import Brainiac
 import Foundation
 import Tables
+import TableWriters
 import ToolSupport
 
 /// A 1-hour capture with noise, lost packets and byte loss, made once.

@@ -1,6 +1,8 @@
 import CRename
+import FileSystem
 import Foundation
 import SystemPackage
+import Tables
 
 /// The output of one tool run: tables streamed into a temporary file or folder beside the destination, then moved
 /// into place by ``commit(provenance:)`` (conventions §2 and §3).
@@ -9,6 +11,12 @@ import SystemPackage
 /// (``PreviousOutput``), checked when the output is opened and again just before it is replaced; an output that is
 /// never committed leaves nothing behind, and an earlier output survives a failed run. A folder is replaced in one
 /// step (`renameat2` with `RENAME_EXCHANGE`), and only the files the old folder's provenance lists are then removed.
+///
+/// The `TableWriters` module is the output side of BrainBatch, used by `ToolSupport` and the tool executables and
+/// by no format library: this class, the destination rules (``OutputDestination``), recognising earlier outputs
+/// (``PreviousOutput``), the CSV and HDF5 writers with the provenance they write (its SHA-256s by ``InputHasher``),
+/// and whole small files written atomically (``AtomicFile``). It alone links libhdf5 for writing, swift-crypto and
+/// `CRename`; its temporary siblings, renames, atomic writes and CSV files go through `FileSystem`.
 public final class TableOutput {
     /// Where the result goes.
     public let destination: OutputDestination
@@ -31,8 +39,7 @@ public final class TableOutput {
         // The temporary sibling: `.<name>.tmp-<pid>` in the destination's folder.
         let target = FilePath(destination.trimmedPath)
         let parent = target.removingLastComponent()
-        let name = target.lastComponent?.string ?? target.string
-        temporaryPath = parent.appending(".\(name).tmp-\(getpid())").string
+        temporaryPath = FileSystem.temporarySibling(of: target).string
         let folder = parent.isEmpty ? "." : parent.string
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
@@ -119,24 +126,26 @@ public final class TableOutput {
         let aside: String
         if bb_rename_exchange(temporaryPath, path) == 0 {
             aside = temporaryPath
-        } else if errno == EINVAL || errno == ENOSYS || errno == ENOTSUP {
+        } else {
+            let failure = FileSystem.lastError
+            guard failure == .invalidArgument || failure == .noFunction || failure == .notSupported else {
+                throw .cannotCreate(path: path, reason: FileSystem.message(failure))
+            }
             // A file system without the exchange: two renames, the old folder first moved aside.
             aside = temporaryPath + ".old"
             try TableOutput.rename(path, to: aside)
             do { try TableOutput.rename(temporaryPath, to: path) } catch {
-                _ = Foundation.rename(aside, path)
+                try? FileSystem.rename(FilePath(aside), to: FilePath(path))
                 throw error
             }
-        } else {
-            throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
         }
         for file in old { unlink(aside + "/" + file) }
         rmdir(aside)
     }
 
     private static func rename(_ temporary: String, to path: String) throws(TableOutputError) {
-        if Foundation.rename(temporary, path) != 0 {
-            throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
+        do { try FileSystem.rename(FilePath(temporary), to: FilePath(path)) } catch {
+            throw .cannotCreate(path: path, reason: error.reason)
         }
     }
 

@@ -1,3 +1,5 @@
+import Tables
+
 /// Something that receives tables in batches and writes them to a temporary location.
 protocol TableSink: AnyObject {
     /// Adds rows to a table, creating it (with its columns, even with no rows) on its first batch.

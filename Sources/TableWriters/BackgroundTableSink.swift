@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import Tables
 
 /// A sink that does another sink's work on a thread of its own, so that a tool decodes the next batch while
 /// the last one is written (the kernel's copy into the page cache is a large part of writing a big table).

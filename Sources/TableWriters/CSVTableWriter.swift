@@ -1,5 +1,8 @@
 import Crypto
+import FileSystem
 import Foundation
+import SystemPackage
+import Tables
 
 /// Writes tables as CSV: UTF-8, LF, RFC 4180 quoting, `NA` for missing values, `TRUE`/`FALSE` (conventions §2),
 /// with a Frictionless codebook and the provenance beside them. The provenance lists every file written with its
@@ -108,29 +111,34 @@ final class CSVTableWriter: TableSink {
 /// A file opened for writing, whose content is hashed (SHA-256) as it is written.
 final class BufferedFile {
     let path: String
-    private let handle: FileHandle
+    private let file: FileDescriptor
+    private var isOpen = true
     private var hasher = SHA256()
 
     init(path: String) throws(TableOutputError) {
         self.path = path
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path) else {
-            throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
+        do { file = try FileSystem.create(FilePath(path)) } catch {
+            throw .cannotCreate(path: path, reason: error.reason)
         }
-        self.handle = handle
+    }
+
+    /// A file dropped unfinished (a failed run) is closed; its temporary output is removed by ``TableOutput``.
+    deinit {
+        if isOpen { try? file.close() }
     }
 
     func write(_ text: String) throws(TableOutputError) {
         let data = Data(text.utf8)
         hasher.update(data: data)
-        do { try handle.write(contentsOf: data) } catch {
-            throw .io(path: path, reason: error.localizedDescription)
+        do { try FileSystem.write(data, to: file, path: FilePath(path)) } catch {
+            throw .io(path: path, reason: error.reason)
         }
     }
 
     /// Closes the file and returns the SHA-256 of everything written, lowercase hex.
     func close() throws(TableOutputError) -> String {
-        do { try handle.close() } catch { throw .io(path: path, reason: error.localizedDescription) }
+        isOpen = false
+        do { try FileSystem.close(file, path: FilePath(path)) } catch { throw .io(path: path, reason: error.reason) }
         return hasher.finalize().hexString
     }
 }

@@ -1,4 +1,5 @@
 import HDF5
+import Tables
 
 /// Writes tables into one HDF5 file: a group per table, an extendible 1-D dataset per column (conventions §2),
 /// each stored as ``HDF5ColumnEncoding`` says.

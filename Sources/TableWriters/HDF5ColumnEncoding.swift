@@ -1,4 +1,5 @@
 import HDF5
+import Tables
 
 /// How a column of each kind is stored in HDF5 so that R (`rhdf5::h5read`, hdf5r) and Python read back the values,
 /// types and missing values that `read.csv` and pandas read from the CSV table (conventions §2):
