@@ -152,33 +152,24 @@ public enum InteractLogTables {
 
     /// `strokes`: paired and unpaired button rows with their stimulus context and, joined, pencil values (§5.4).
     public static func strokes(_ a: TrialAnalysis) -> Table {
+        Table("strokes", strokeEndpointColumns(a) + strokeContextColumns(a) + strokePencilColumns(a))
+    }
+
+    /// The `strokes` columns from `source_file` to `pause_before_s`: the press and release, their lines, ids,
+    /// times and points.
+    private static func strokeEndpointColumns(_ a: TrialAnalysis) -> [Column] {
         let log = a.log, strokes = a.strokes, events = log.events
         func time(_ index: Int?) -> Double? { index.flatMap { log.times[$0] } }
         func line(_ index: Int?) -> Int? { index.map { events[$0].line } }
         func id(_ index: Int?) -> Int? { index.map { events[$0].id } }
         let starts = strokes.map { time($0.downIndex) }
         let ends = strokes.map { time($0.upIndex) }
-        let durations: [Double?] = strokes.map { stroke in
-            guard let down = stroke.downIndex, let up = stroke.upIndex else { return nil }
-            return log.milliseconds(from: down, to: up)
-        }
-        let lengths: [Double?] = strokes.map { stroke in
-            guard let down = stroke.downIndex, let up = stroke.upIndex else { return nil }
-            return ((events[up].x - events[down].x) * (events[up].x - events[down].x)
-                    + (events[up].y - events[down].y) * (events[up].y - events[down].y)).squareRoot()
-        }
         let pauses: [Double?] = strokes.indices.map { index in
             guard index > 0, let start = starts[index], let end = ends[index - 1] else { return nil }
             return start - end
         }
-        let sinceOff: [Double?] = strokes.map { stroke in
-            guard let off = stroke.context.lastOffIndex, let anchor = log.times[stroke.anchorIndex],
-                  let offTime = log.times[off] else { return nil }
-            return anchor - offTime
-        }
-        let pencil = strokes.map { a.sidecar?.pencil[$0.stroke] }
         let unit = log.program.coordinateUnit
-        return Table("strokes", [
+        return [
             .string("source_file", strokes.map { _ in log.sourceFile }, description: "the input path as given"),
             int32("stroke", strokes.map(\.stroke), description: "1, 2, … by first line"),
             .string("status", strokes.map(\.status.rawValue), description: "paired, unpaired_down or unpaired_release"),
@@ -188,7 +179,7 @@ public enum InteractLogTables {
             .int64("up_id", strokes.map { id($0.upIndex) }, description: "event id of the ButtonReleased"),
             .float("start_s", starts, unit: "s", description: "press time on the t_s scale"),
             .float("end_s", ends, unit: "s", description: "release time on the t_s scale"),
-            .float("duration_ms", durations, unit: "ms",
+            .float("duration_ms", strokeDurations(a), unit: "ms",
                    description: "release − press from the raw timestamps (Java ns ÷ 1e6, iPad ms)"),
             .float("x_start_coord", strokes.map { $0.downIndex.map { events[$0].x } }, unit: coordUnit,
                    description: "x of the press"),
@@ -198,9 +189,39 @@ public enum InteractLogTables {
                    description: "x of the release"),
             .float("y_end_coord", strokes.map { $0.upIndex.map { events[$0].y } }, unit: coordUnit,
                    description: "y of the release"),
-            .float("length_coord", lengths, unit: coordUnit, description: "straight-line distance between the end points"),
+            .float("length_coord", strokeLengths(a), unit: coordUnit, description: "straight-line distance between the end points"),
             .string("coord_unit", strokes.map { _ in unit }, description: "unit of the _coord columns: px (Java) or pt (iPad)"),
             .float("pause_before_s", pauses, unit: "s", description: "start_s − the previous row's end_s"),
+        ]
+    }
+
+    /// Release − press of each paired stroke in ms, from the raw timestamps.
+    private static func strokeDurations(_ a: TrialAnalysis) -> [Double?] {
+        a.strokes.map { stroke in
+            guard let down = stroke.downIndex, let up = stroke.upIndex else { return nil }
+            return a.log.milliseconds(from: down, to: up)
+        }
+    }
+
+    /// The straight-line distance between each paired stroke's end points.
+    private static func strokeLengths(_ a: TrialAnalysis) -> [Double?] {
+        let events = a.log.events
+        return a.strokes.map { stroke in
+            guard let down = stroke.downIndex, let up = stroke.upIndex else { return nil }
+            return ((events[up].x - events[down].x) * (events[up].x - events[down].x)
+                    + (events[up].y - events[down].y) * (events[up].y - events[down].y)).squareRoot()
+        }
+    }
+
+    /// The `strokes` columns from `phase` to `events_within`: the stimulus context at the anchor.
+    private static func strokeContextColumns(_ a: TrialAnalysis) -> [Column] {
+        let log = a.log, strokes = a.strokes
+        let sinceOff: [Double?] = strokes.map { stroke in
+            guard let off = stroke.context.lastOffIndex, let anchor = log.times[stroke.anchorIndex],
+                  let offTime = log.times[off] else { return nil }
+            return anchor - offTime
+        }
+        return [
             .string("phase", strokes.map(\.context.phase),
                     description: "phase of the latest stim_on/stim_off before the anchor (the press, or the release if unpaired)"),
             .string("last_stimulus", strokes.map(\.context.lastStimulus),
@@ -211,6 +232,13 @@ public enum InteractLogTables {
             .bool("stimulus_visible", strokes.map(\.context.stimulusVisible),
                   description: "a stimulus view is open at the anchor"),
             int32("events_within", strokes.map(\.eventsWithin), description: "non-mouse events between press and release"),
+        ]
+    }
+
+    /// The `strokes` columns from `force_mean` on: the iPad sidecar's pencil values joined by stroke.
+    private static func strokePencilColumns(_ a: TrialAnalysis) -> [Column] {
+        let pencil = a.strokes.map { a.sidecar?.pencil[$0.stroke] }
+        return [
             .float("force_mean", pencil.map { $0?.forceMean }, unit: "1",
                    description: "iPad sidecar: mean Pencil force over the stroke's move samples"),
             .float("azimuth_mean_rad", pencil.map { $0?.azimuthMean }, unit: "rad",
@@ -226,7 +254,7 @@ public enum InteractLogTables {
                    description: "iPad sidecar: Pencil azimuth at pen-down"),
             .float("altitude_down_rad", pencil.map { $0?.altitudeDown }, unit: "rad",
                    description: "iPad sidecar: Pencil altitude at pen-down"),
-        ])
+        ]
     }
 
     /// `stimulus_views`: viewing intervals (spec §5.5).

@@ -165,27 +165,54 @@ private struct RecordingLayoutReader {
             warn(.nameUnparsed, nil,
                  "the file name does not follow r_<scenario>_<day>_<session>_<run>_<UUID>.hdf; read by content")
         }
-        var attributes: [StoredAttribute] = []
-        for (group, object) in [("/Recording", recording), ("/Paradigm", paradigmGroup)] {
-            for attributeName in try object.attributeNames() {
-                attributes.append(StoredAttribute(group: group, name: attributeName,
-                                                  value: try object.attributeOfAnyCharset(attributeName)))
-            }
-        }
-        func attribute(_ group: String, _ name: String) -> StoredAttribute? {
-            attributes.first { $0.group == group && $0.name == name }
-        }
-        func text(_ name: String) -> String? { attribute("/Recording", name)?.value.stringValue }
-        func number(_ group: String, _ name: String) -> Double? {
-            guard let value = attribute(group, name)?.value else { return nil }
-            if let number = value.doubleValue { return number }
-            return value.stringValue.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        }
-        func integer(_ group: String, _ name: String) -> Int? {
-            number(group, name).flatMap { $0 == $0.rounded() && abs($0) < 1e15 ? Int($0) : nil }
-        }
+        let attributes = try RecordingAttributes(recording: recording, paradigm: paradigmGroup)
+        let datasets = try sampleDatasets(recording)
+        let channelNames = try readChannelNames(recording, attributes: attributes, columns: datasets.columns)
+        let samples = try retainedSamples(datasets)
 
-        // Samples, markers, timestamps and their shapes.
+        // Metadata (all strings in Version 3, numbers included).
+        let device = attributes.text("device")
+        if device == "oscillator" {
+            warn(.device, "/Recording@device", "synthetic test source (oscillator), not EEG")
+        }
+        let rate = samplingRate(attributes, device: device)
+        checkEpochTimestamps(samples.timestamps)
+        let paradigm = try readParadigm(paradigmGroup, attributes: attributes)
+
+        var result = MYNDRecording(
+            sourceFile: sourceFile, fileName: name, attributes: attributes.all,
+            subjectID: attributes.text("subjectID")?.uppercased() ?? name?.subjectID,
+            day: attributes.integer("/Recording", "day") ?? name?.day,
+            sessionID: attributes.integer("/Recording", "Session") ?? attributes.integer("/Recording", "sessionID")
+                ?? name?.sessionID,
+            runID: attributes.integer("/Recording", "Run") ?? attributes.integer("/Recording", "runID") ?? name?.runID,
+            version: attributes.integer("/Recording", "Version"), device: device, samplingRate: rate,
+            channelNames: channelNames, channels: samples.channels, markers: samples.markers,
+            timestamps: samples.timestamps, droppedRowZero: samples.droppedRowZero,
+            fittingTime: attributes.number("/Recording", "fittingTime"),
+            recordingTime: attributes.number("/Recording", "recordingTime"), recordingStart: nil, recordingEnd: nil,
+            sessionStart: nil, locale: attributes.text("locale"), paradigm: paradigm, anomalies: [])
+        result.recordingStart = localized("recordingStartTime", attributes)
+        result.recordingEnd = localized("recordingEndTime", attributes)
+        result.sessionStart = localized("sessionStartTime", attributes)
+        checkNames(result, attributes: attributes)
+        result.anomalies = anomalies
+        return result
+    }
+
+    /// `/Recording`'s Data, Marker and TimeStamp datasets, their shapes checked: Data is N × C numbers (or N), the
+    /// other two N numbers each.
+    struct SampleDatasets {
+        var data: HDF5Dataset
+        var marker: HDF5Dataset
+        var timeStamp: HDF5Dataset
+        /// N and C.
+        var rows: Int
+        var columns: Int
+    }
+
+    /// Opens the sample datasets and checks their shapes (spec §3.1).
+    func sampleDatasets(_ recording: HDF5Group) throws -> SampleDatasets {
         let dataSet = try dataset(recording, "Data")!
         let markerSet = try dataset(recording, "Marker")!
         let timeSet = try dataset(recording, "TimeStamp")!
@@ -209,11 +236,16 @@ private struct RecordingLayoutReader {
                              + (count != first ? " x \(count / max(1, first))" : ""))
             }
         }
-        // Channel names: the dataset, else the attribute's Swift array text, else Channel1…
+        return SampleDatasets(data: dataSet, marker: markerSet, timeStamp: timeSet, rows: rows, columns: columns)
+    }
+
+    /// Channel names: the dataset, else the attribute's Swift array text, else Channel1… (spec §3.2); one per
+    /// column of Data.
+    mutating func readChannelNames(_ recording: HDF5Group, attributes: RecordingAttributes, columns: Int) throws -> [String] {
         var channelNames: [String]
         if let namesSet = try dataset(recording, "ChannelNames", required: false) {
             channelNames = try namesSet.readStringsOfAnyCharset()
-        } else if let listed = text("channelNames").map(MYNDRecordingText.swiftArray), !listed.isEmpty {
+        } else if let listed = attributes.text("channelNames").map(MYNDRecordingText.swiftArray), !listed.isEmpty {
             channelNames = listed
             warn(.type, "/Recording/ChannelNames", "no ChannelNames dataset; names taken from the channelNames attribute")
         } else {
@@ -224,18 +256,38 @@ private struct RecordingLayoutReader {
             throw layout("/Recording/ChannelNames",
                          "expected \(columns) channel names like the columns of /Recording/Data, found \(channelNames.count)")
         }
-        let values = try dataSet.readDoubles()
-        var markers = try markerSet.readInt64s().map { Int(clamping: $0) }
-        var timestamps = try timeSet.readInt64s()
+        return channelNames
+    }
+
+    /// The samples, markers and timestamps with row 0 dropped where it is the quirk.
+    struct RetainedSamples {
+        /// One array of samples per channel.
+        var channels: [[Double]]
+        var markers: [Int]
+        var timestamps: [Int64]
+        var droppedRowZero: Bool
+    }
+
+    /// Reads the sample datasets, drops row 0 when its TimeStamp is 0 (spec §3.3) and splits Data into channels,
+    /// counting values that are not finite.
+    mutating func retainedSamples(_ datasets: SampleDatasets) throws -> RetainedSamples {
+        let values = try datasets.data.readDoubles()
+        let markers = try datasets.marker.readInt64s().map { Int(clamping: $0) }
+        let timestamps = try datasets.timeStamp.readInt64s()
 
         // Row 0 quirk (spec §3.3).
-        var start = 0
         let dropped = timestamps.first == 0
-        if dropped { start = 1 } else {
+        if !dropped {
             warn(.row0, "/Recording/TimeStamp", "TimeStamp[0] is \(timestamps.first ?? 0), not 0: row 0 kept")
         }
-        markers = Array(markers[start...])
-        timestamps = Array(timestamps[start...])
+        let start = dropped ? 1 : 0
+        let channels = splitChannels(values, rows: datasets.rows, columns: datasets.columns, from: start)
+        return RetainedSamples(channels: channels, markers: Array(markers[start...]),
+                               timestamps: Array(timestamps[start...]), droppedRowZero: dropped)
+    }
+
+    /// The columns of row-major `values` from row `start` on; warns of NaN or infinite values.
+    mutating func splitChannels(_ values: [Double], rows: Int, columns: Int, from start: Int) -> [[Double]] {
         var channels = [[Double]](repeating: [], count: columns)
         var nanCount = 0
         for c in 0..<columns {
@@ -249,95 +301,94 @@ private struct RecordingLayoutReader {
         if nanCount > 0 {
             warn(.nan, "/Recording/Data", "\(nanCount) NaN or infinite sample values", raw: String(nanCount))
         }
+        return channels
+    }
 
-        // Metadata (all strings in Version 3, numbers included).
-        let device = text("device")
-        if device == "oscillator" {
-            warn(.device, "/Recording@device", "synthetic test source (oscillator), not EEG")
+    /// The `samplingRate` attribute, else the device's nominal rate (128 Hz oscillator, 256 Hz Muse) with a warning.
+    mutating func samplingRate(_ attributes: RecordingAttributes, device: String?) -> Double {
+        if let rate = attributes.number("/Recording", "samplingRate"), rate > 0, rate.isFinite,
+           rate <= MYNDRecording.maximumRate {
+            return rate
         }
-        var rate = number("/Recording", "samplingRate")
-        if rate == nil || !(rate! > 0) || !rate!.isFinite || rate! > MYNDRecording.maximumRate {
-            let nominal: Double = device == "oscillator" ? 128 : 256
-            warn(.rate, "/Recording@samplingRate", "no usable samplingRate attribute; assuming \(Int(nominal)) Hz for \(device ?? "muse")",
-                 raw: text("samplingRate"))
-            rate = nominal
-        }
+        let nominal: Double = device == "oscillator" ? 128 : 256
+        warn(.rate, "/Recording@samplingRate", "no usable samplingRate attribute; assuming \(Int(nominal)) Hz for \(device ?? "muse")",
+             raw: attributes.text("samplingRate"))
+        return nominal
+    }
+
+    /// Warns when the TimeStamps are not µs since 1970 (absolute times are then NA).
+    mutating func checkEpochTimestamps(_ timestamps: [Int64]) {
         if let first = timestamps.first, first < 1_000_000_000_000_000 {
             warn(.tsNotEpoch, "/Recording/TimeStamp",
                  "TimeStamp values are not µs since 1970 (first \(first)); absolute times are NA", raw: String(first))
         }
-        func localized(_ name: String) -> LocalizedTime? {
-            guard let raw = text(name) else { return nil }
-            let time = LocalizedTime(raw)
-            if let problem = time.problem {
-                warn(.timeUnparsed, "/Recording@\(name)", "\(name) only partly read (\(problem))", raw: raw)
-            }
-            return time
-        }
+    }
 
-        // Paradigm.
-        func strings(_ name: String) throws -> [String] {
-            guard let set = try dataset(paradigmGroup, name, required: false) else {
-                warn(.type, "/Paradigm/\(name)", "no /Paradigm/\(name) dataset")
-                return []
-            }
-            return try set.readStringsOfAnyCharset()
+    /// A local time attribute, with a warning when only partly read.
+    mutating func localized(_ name: String, _ attributes: RecordingAttributes) -> LocalizedTime? {
+        guard let raw = attributes.text(name) else { return nil }
+        let time = LocalizedTime(raw)
+        if let problem = time.problem {
+            warn(.timeUnparsed, "/Recording@\(name)", "\(name) only partly read (\(problem))", raw: raw)
         }
-        func ints(_ name: String) throws -> [Int] {
-            guard let set = try dataset(paradigmGroup, name, required: false) else {
-                warn(.type, "/Paradigm/\(name)", "no /Paradigm/\(name) dataset")
-                return []
-            }
-            return try set.readInt64s().map { Int(clamping: $0) }
-        }
-        func seconds(_ name: String) -> Double? {
-            guard let value = number("/Paradigm", name) else { return nil }
-            guard value.isFinite, abs(value) <= MYNDRecording.maximumTrialTime else {
-                warn(.type, "/Paradigm@\(name)", "\(name) \(value) is not a plausible time in s; taken as missing",
-                     raw: String(value))
-                return nil
-            }
-            return value
-        }
-        let paradigm = Paradigm(name: attribute("/Paradigm", "Paradigm")?.value.stringValue,
-                                baseTime: seconds("BaseTime"), trialTime: seconds("TrialTime"),
-                                conditionCount: integer("/Paradigm", "ConditionCount"),
-                                conditionLabels: try strings("ConditionLabels"),
-                                conditionMarkers: try ints("ConditionMarkers"), baseMarkers: try ints("BaseMarkers"))
+        return time
+    }
+
+    /// The `/Paradigm` group: its attributes and condition datasets (spec §3.1, §5.1); as many labels as markers.
+    mutating func readParadigm(_ paradigmGroup: HDF5Group, attributes: RecordingAttributes) throws -> Paradigm {
+        let paradigm = Paradigm(name: attributes.attribute("/Paradigm", "Paradigm")?.value.stringValue,
+                                baseTime: paradigmSeconds("BaseTime", attributes),
+                                trialTime: paradigmSeconds("TrialTime", attributes),
+                                conditionCount: attributes.integer("/Paradigm", "ConditionCount"),
+                                conditionLabels: try paradigmStrings(paradigmGroup, "ConditionLabels"),
+                                conditionMarkers: try paradigmInts(paradigmGroup, "ConditionMarkers"),
+                                baseMarkers: try paradigmInts(paradigmGroup, "BaseMarkers"))
         guard paradigm.conditionLabels.count == paradigm.conditionMarkers.count else {
             throw layout("/Paradigm/ConditionLabels", "expected \(paradigm.conditionMarkers.count) labels like "
                          + "/Paradigm/ConditionMarkers, found \(paradigm.conditionLabels.count)")
         }
         if paradigm.trialTime == nil { warn(.type, "/Paradigm@TrialTime", "no TrialTime: no condition epochs") }
+        return paradigm
+    }
 
-        var result = MYNDRecording(
-            sourceFile: sourceFile, fileName: name, attributes: attributes,
-            subjectID: text("subjectID")?.uppercased() ?? name?.subjectID,
-            day: integer("/Recording", "day") ?? name?.day,
-            sessionID: integer("/Recording", "Session") ?? integer("/Recording", "sessionID") ?? name?.sessionID,
-            runID: integer("/Recording", "Run") ?? integer("/Recording", "runID") ?? name?.runID,
-            version: integer("/Recording", "Version"), device: device, samplingRate: rate!,
-            channelNames: channelNames, channels: channels, markers: markers, timestamps: timestamps,
-            droppedRowZero: dropped, fittingTime: number("/Recording", "fittingTime"),
-            recordingTime: number("/Recording", "recordingTime"), recordingStart: nil, recordingEnd: nil,
-            sessionStart: nil, locale: text("locale"), paradigm: paradigm, anomalies: [])
-        result.recordingStart = localized("recordingStartTime")
-        result.recordingEnd = localized("recordingEndTime")
-        result.sessionStart = localized("sessionStartTime")
-        checkNames(result, integer: integer)
-        result.anomalies = anomalies
-        return result
+    /// A `/Paradigm` string dataset; empty, with a warning, when missing.
+    mutating func paradigmStrings(_ paradigmGroup: HDF5Group, _ name: String) throws -> [String] {
+        guard let set = try dataset(paradigmGroup, name, required: false) else {
+            warn(.type, "/Paradigm/\(name)", "no /Paradigm/\(name) dataset")
+            return []
+        }
+        return try set.readStringsOfAnyCharset()
+    }
+
+    /// A `/Paradigm` integer dataset; empty, with a warning, when missing.
+    mutating func paradigmInts(_ paradigmGroup: HDF5Group, _ name: String) throws -> [Int] {
+        guard let set = try dataset(paradigmGroup, name, required: false) else {
+            warn(.type, "/Paradigm/\(name)", "no /Paradigm/\(name) dataset")
+            return []
+        }
+        return try set.readInt64s().map { Int(clamping: $0) }
+    }
+
+    /// A `/Paradigm` time attribute in s; missing, with a warning, when not finite or beyond ``MYNDRecording/maximumTrialTime``.
+    mutating func paradigmSeconds(_ name: String, _ attributes: RecordingAttributes) -> Double? {
+        guard let value = attributes.number("/Paradigm", name) else { return nil }
+        guard value.isFinite, abs(value) <= MYNDRecording.maximumTrialTime else {
+            warn(.type, "/Paradigm@\(name)", "\(name) \(value) is not a plausible time in s; taken as missing",
+                 raw: String(value))
+            return nil
+        }
+        return value
     }
 
     /// Name fields against the content (warning `name-mismatch`, spec §7.3).
-    mutating func checkNames(_ recording: MYNDRecording, integer: (String, String) -> Int?) {
+    mutating func checkNames(_ recording: MYNDRecording, attributes: RecordingAttributes) {
         guard let name = recording.fileName else { return }
         let pairs: [(String, Int?, Int)] = [
-            ("day", integer("/Recording", "day"), name.day),
-            ("Session", integer("/Recording", "Session"), name.sessionID),
-            ("sessionID", integer("/Recording", "sessionID"), name.sessionID),
-            ("Run", integer("/Recording", "Run"), name.runID),
-            ("runID", integer("/Recording", "runID"), name.runID),
+            ("day", attributes.integer("/Recording", "day"), name.day),
+            ("Session", attributes.integer("/Recording", "Session"), name.sessionID),
+            ("sessionID", attributes.integer("/Recording", "sessionID"), name.sessionID),
+            ("Run", attributes.integer("/Recording", "Run"), name.runID),
+            ("runID", attributes.integer("/Recording", "runID"), name.runID),
         ]
         for (attribute, value, expected) in pairs {
             if let value, value != expected {

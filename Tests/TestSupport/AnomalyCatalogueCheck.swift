@@ -38,12 +38,13 @@ public enum AnomalyCatalogueCheck {
         return text.matches(of: /static let (\w+) = AnomalyCode\("([^"]*)"/).map { (String($0.1), String($0.2)) }
     }
 
-    /// The Swift files of `Sources/<folder>` for each folder, as (path relative to the package, text).
+    /// The Swift files under `Sources/<folder>` (subfolders included) for each folder, as (path relative to the
+    /// package, text).
     public static func sources(_ folders: [String]) throws -> [(path: String, text: String)] {
         var files: [(String, String)] = []
         for folder in folders {
             let url = TestSupport.packageRoot.appendingPathComponent("Sources/\(folder)")
-            let names = try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".swift") }.sorted()
+            let names = try FileManager.default.subpathsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".swift") }.sorted()
             guard !names.isEmpty else { throw Missing(what: "Swift files in Sources/\(folder)") }
             for name in names {
                 files.append(("Sources/\(folder)/\(name)",
