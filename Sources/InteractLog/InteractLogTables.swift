@@ -18,15 +18,9 @@ public enum InteractLogTables {
 
     /// Every table with its columns and no rows (so that each exists even when no log succeeded).
     public static func emptyTables() -> [Table] {
-        let text = "Name:x\nTrial Number:1\n\n1;1;0;0;DrawingEnabled\n"
-        guard let log = try? ParsedLog.parse(Data(text.utf8), sourceFile: "x", skipBadLines: true) else { return [] }
-        return tables(TrialAnalysis(log)).map { table in
-            Table(table.name, table.columns.map { column in
-                var empty = column
-                empty.values = column.values.emptyOfSameKind
-                return empty
-            })
-        }
+        let log = ParsedLog(sourceFile: "", encoding: .utf8, lineEnding: .lf, header: LogHeader(), program: .java,
+                            variant: "", events: [], times: [], anomalies: AnomalyRecorder(sourceFile: ""))
+        return tables(TrialAnalysis(log)).map(\.withoutRows)
     }
 
     /// All tables of one analysed log, in the order of ``names``.

@@ -54,11 +54,7 @@ final class HDF5TableWriter: TableSink {
     private func createGroup(_ batch: Table) throws(HDF5Error) {
         let group = try file.createGroup(batch.name)
         try group.setAttribute("columns", .strings(batch.columnNames))
-        let schema = batch.columns.map { column in
-            var empty = column
-            empty.values = column.values.emptyOfSameKind
-            return empty
-        }
+        let schema = batch.withoutRows.columns
         tables[batch.name] = TableEntry(group: group, schema: schema, columns: [], rows: 0)
         order.append(batch.name)
     }

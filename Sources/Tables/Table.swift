@@ -30,6 +30,15 @@ public struct Table: Sendable, Equatable {
     /// The column of that name, if any.
     public subscript(column name: String) -> Column? { columns.first { $0.name == name } }
 
+    /// The table with its columns and no rows (how a table that no input gave rows to is still written).
+    public var withoutRows: Table {
+        Table(name, columns.map { column in
+            var empty = column
+            empty.values = column.values.emptyOfSameKind
+            return empty
+        })
+    }
+
     /// Appends the rows of a table with the same columns.
     public mutating func append(_ other: Table) {
         precondition(other.columnNames == columnNames, "table \(name): appending rows with other columns")
