@@ -39,6 +39,8 @@ public enum MYNDError: Error, Equatable, CustomStringConvertible {
             return "\(file):\(path): \(message)"
         case .hdf5(let file, let message):
             return "\(file): \(message)"
+        case .nothingToRead(let setAside) where setAside.isEmpty:
+            return "nothing to read: the inputs hold no files (an empty folder?)"
         case .nothingToRead(let setAside):
             let example = setAside.first.map { " (e.g. \($0.sourceFile): \($0.message))" } ?? ""
             return "nothing to read: no MYND questionnaire or recording among the inputs; \(setAside.count) file\(setAside.count == 1 ? "" : "s") set aside\(example)"

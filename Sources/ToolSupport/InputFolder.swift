@@ -10,17 +10,12 @@ public enum InputFolder {
     }
 
     /// Each input as it stands, or, for a folder when `walkingFolders`, the regular files under it (recursively,
-    /// sorted by path; hidden files included, as a study folder holds them). A folder without files is an
-    /// unreadable input (exit 66).
-    public static func expand(_ inputs: [String], walkingFolders: Bool) throws(ToolError) -> [Entry] {
-        var entries: [Entry] = []
-        for input in inputs {
-            guard walkingFolders, isFolder(input) else { entries.append(Entry(path: input)); continue }
-            let found = files(under: input)
-            if found.isEmpty { throw .unreadable(path: input, reason: "the folder holds no files") }
-            entries += found.map { Entry(path: $0, folder: input) }
+    /// sorted by path; hidden files included, as a study folder holds them; an empty folder gives none).
+    public static func expand(_ inputs: [String], walkingFolders: Bool) -> [Entry] {
+        inputs.flatMap { input in
+            guard walkingFolders, isFolder(input) else { return [Entry(path: input)] }
+            return files(under: input).map { Entry(path: $0, folder: input) }
         }
-        return entries
     }
 
     /// The regular files under a folder, recursively, sorted by path; `[path]` when it is not a folder.

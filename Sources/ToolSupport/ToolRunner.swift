@@ -46,7 +46,7 @@ public struct ToolRunner {
             try output.checkDestination(tableNames: format.tableNames, inputs: inputs)
             var out = format.streamsTables
                 ? try output.open(tableNames: format.tableNames, inputs: inputs, inBackground: true) : nil
-            let sources = try InputFolder.expand(inputs, walkingFolders: format.readsFolders)
+            let sources = InputFolder.expand(inputs, walkingFolders: format.readsFolders)
             let folders = Dictionary(sources.map { ($0.path, $0.folder) }, uniquingKeysWith: { first, _ in first })
             let progress = ProgressBar(inputs: sources.map(\.path), quiet: output.quiet)
             var records = InputRecords(extraInputs)
@@ -60,7 +60,9 @@ public struct ToolRunner {
                 records.add(contentsOf: recorder)
                 if let line = format.summary(of: result) { diagnostics.note(line) }
             }
-            guard !parsed.isEmpty else { try finish(failures: failures); return }
+            // Nothing read because everything failed: nothing is written. (Nothing read because a folder was empty is
+            // the format's to judge: a protocol check reports the files missing.)
+            guard !parsed.isEmpty || failures.isEmpty else { try finish(failures: failures); return }
             let result = try format.tables(parsed)
             report(result)
             try sideOutput?.check(parsed)
