@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "Brainiac", targets: ["Brainiac"]),
         .library(name: "Spectral", targets: ["Spectral"]),
         .library(name: "ToolSupport", targets: ["ToolSupport"]),
+        .library(name: "Reports", targets: ["Reports"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -49,14 +50,17 @@ let package = Package(
         .target(name: "Tables", dependencies: ["HDF5", "CRename", .product(name: "Crypto", package: "swift-crypto"),
                                                .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "Spectral", dependencies: ["FFTW", "Tables"]),
-        .target(name: "ToolSupport", dependencies: ["Tables", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // HTML reports (`--report`): the SVG plots and the page, written by hand (README, design notes).
+        .target(name: "Reports", dependencies: ["Tables"]),
+        .target(name: "ToolSupport", dependencies: ["Tables", "Reports", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                                    .product(name: "SystemPackage", package: "swift-system")]),
 
         // One library per input format.
-        .target(name: "Brainiac", dependencies: ["Tables", "Spectral"]),
-        .target(name: "InteractLog", dependencies: ["Tables"]),
-        .target(name: "BrainTracker", dependencies: ["Tables"]),
-        .target(name: "MYND", dependencies: ["Tables", "Spectral", "HDF5"]),
-        .target(name: "MindAffect", dependencies: ["Tables"]),
+        .target(name: "Brainiac", dependencies: ["Tables", "Spectral", "Reports"]),
+        .target(name: "InteractLog", dependencies: ["Tables", "Reports"]),
+        .target(name: "BrainTracker", dependencies: ["Tables", "Reports"]),
+        .target(name: "MYND", dependencies: ["Tables", "Spectral", "HDF5", "Reports"]),
+        .target(name: "MindAffect", dependencies: ["Tables", "Reports"]),
 
         // Executables.
         tool("bt-decode", ["Brainiac"]),
@@ -72,6 +76,7 @@ let package = Package(
         .testTarget(name: "TablesTests", dependencies: ["Tables", "HDF5", "TestSupport", "Brainiac", "InteractLog",
                                                         "BrainTracker", "MYND", "MindAffect"]),
         .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport", "Tables", "TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Tables", "TestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "TestSupport"]),
         .testTarget(name: "BrainiacTests", dependencies: ["Brainiac", "TestSupport"]),
         .testTarget(name: "InteractLogTests", dependencies: ["InteractLog", "TestSupport"]),
