@@ -75,7 +75,7 @@ let package = Package(
         // TablesTests also reads each format library's anomaly catalogue (conventions §3.2).
         .testTarget(name: "TablesTests", dependencies: ["Tables", "HDF5", "TestSupport", "Brainiac", "InteractLog",
                                                         "BrainTracker", "MYND", "MindAffect"]),
-        .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport", "Tables", "TestSupport"]),
+        .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport", "Tables", "Reports", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Tables", "TestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "TestSupport"]),
         .testTarget(name: "BrainiacTests", dependencies: ["Brainiac", "TestSupport"]),

@@ -35,6 +35,10 @@ public struct Axis: Sendable {
     /// Widen a data domain by this share of its width on each side (dates and unexpanded numbers), so that
     /// markers at the ends are not cut.
     public var padding: Double
+    /// Values grow downwards (a y axis) or leftwards (an x axis): screen coordinates, category lanes.
+    public var reversed: Bool = false
+    /// Ticks only at whole numbers (trial numbers, object ids).
+    public var integerTicks: Bool = false
 
     public init(_ label: String, unit: String, scale: AxisScale = .linear, domain: ClosedRange<Double>? = nil,
                 expand: Bool = true, includeZero: Bool = false, tickCount: Int? = nil, padding: Double = 0) {
@@ -49,12 +53,14 @@ public struct Axis: Sendable {
         self.padding = padding
     }
 
-    /// Named lanes (value `i` is `names[i]`).
+    /// Named lanes (value `i` is `names[i]`), the first at the top of a y axis (for an x axis, set `reversed` to
+    /// false to have it at the left).
     public static func categories(_ label: String, _ names: [String]) -> Axis {
         var axis = Axis(label, unit: "")
         axis.kind = .categories(names)
         axis.domain = -0.5...(Double(max(names.count, 1)) - 0.5)
         axis.expand = false
+        axis.reversed = true
         return axis
     }
 

@@ -8,10 +8,13 @@ public struct LineSeries: Sendable {
     public var colour: String
     public var width: Double
     public var dashed: Bool
+    /// Whether the label goes into the legend (it always goes into `data-label`).
+    public var inLegend: Bool
 
     public init(_ label: String?, xs: [Double], ys: [Double], colour: String, width: Double = 1.5,
-                dashed: Bool = false) {
+                dashed: Bool = false, inLegend: Bool = true) {
         precondition(xs.count == ys.count, "line \(label ?? ""): \(xs.count) x values, \(ys.count) y values")
+        self.inLegend = inLegend
         self.label = label
         self.xs = xs
         self.ys = ys
@@ -34,11 +37,14 @@ public struct PointSeries: Sendable {
     public var hollow: Bool
     /// One tooltip per point (an SVG `<title>`, shown on hover without any script), or `nil`.
     public var titles: [String]?
+    /// Whether the label goes into the legend (it always goes into `data-label`).
+    public var inLegend: Bool
 
     public init(_ label: String?, xs: [Double], ys: [Double], colour: String, radius: Double = 3,
-                shape: Shape = .circle, hollow: Bool = false, titles: [String]? = nil) {
+                shape: Shape = .circle, hollow: Bool = false, titles: [String]? = nil, inLegend: Bool = true) {
         precondition(xs.count == ys.count && (titles?.count ?? xs.count) == xs.count,
                      "points \(label ?? ""): x, y and titles differ in number")
+        self.inLegend = inLegend
         self.label = label
         self.xs = xs
         self.ys = ys
@@ -50,25 +56,29 @@ public struct PointSeries: Sendable {
     }
 }
 
-/// Bars from `base` to `ys`, each from `xs` to `xs + widths`.
+/// Bars from `base` (or each bar's own base, for stacking) to `ys`, each from `xs` to `xs + widths`.
 public struct BarSeries: Sendable {
     public var label: String?
     public var xs: [Double]
     public var widths: [Double]
     public var ys: [Double]
     public var base: Double
+    /// Each bar's base (a stacked series starts where the one below ends), or `nil` for `base`.
+    public var bases: [Double]?
     public var colour: String
     public var titles: [String]?
 
-    public init(_ label: String?, xs: [Double], widths: [Double], ys: [Double], base: Double = 0, colour: String,
-                titles: [String]? = nil) {
-        precondition(xs.count == ys.count && widths.count == xs.count && (titles?.count ?? xs.count) == xs.count,
-                     "bars \(label ?? ""): x, width, y and titles differ in number")
+    public init(_ label: String?, xs: [Double], widths: [Double], ys: [Double], base: Double = 0,
+                bases: [Double]? = nil, colour: String, titles: [String]? = nil) {
+        precondition(xs.count == ys.count && widths.count == xs.count && (titles?.count ?? xs.count) == xs.count
+                     && (bases?.count ?? xs.count) == xs.count,
+                     "bars \(label ?? ""): x, width, y, bases and titles differ in number")
         self.label = label
         self.xs = xs
         self.widths = widths
         self.ys = ys
         self.base = base
+        self.bases = bases
         self.colour = colour
         self.titles = titles
     }
@@ -152,7 +162,7 @@ public enum ChartLayer: Sendable {
 
 /// A legend entry beyond the labelled series.
 public struct LegendEntry: Sendable, Equatable {
-    public enum Swatch: String, Sendable { case line, box, point }
+    public enum Swatch: String, Sendable { case line, box, point, ring }
     public var label: String
     public var colour: String
     public var swatch: Swatch
@@ -168,7 +178,8 @@ public struct LegendEntry: Sendable, Equatable {
 /// layers clipped to the plot area, and optionally a colour bar.
 ///
 /// The SVG carries what a reader needs to take the numbers back (tests do): `data-x-domain`, `data-y-domain`,
-/// `data-x-scale`, `data-y-scale` and `data-area` (x, y, width, height of the plot area in pixels) on the `<svg>`;
+/// `data-x-scale`, `data-y-scale`, `data-area` (x, y, width, height of the plot area in pixels) and, for an axis
+/// that grows down or left, `data-x-reversed`/`data-y-reversed` on the `<svg>`;
 /// each series is a `polyline`/`circle`/`rect` with `data-label`. Coordinates are written to 0.1 px.
 public struct Chart: Sendable {
     /// Unique on the page; also the stem of the clip path's id.
@@ -232,7 +243,10 @@ public struct Chart: Sendable {
         out += "data-x-scale=\"\(x.scale.rawValue)\" data-y-scale=\"\(y.scale.rawValue)\" "
         out += "data-x-domain=\"\(d(xTicks.domain.lowerBound)) \(d(xTicks.domain.upperBound))\" "
         out += "data-y-domain=\"\(d(yTicks.domain.lowerBound)) \(d(yTicks.domain.upperBound))\" "
-        out += "data-area=\"\(n(area.x)) \(n(area.y)) \(n(area.width)) \(n(area.height))\">\n"
+        out += "data-area=\"\(n(area.x)) \(n(area.y)) \(n(area.width)) \(n(area.height))\""
+        if x.reversed { out += " data-x-reversed=\"true\"" }
+        if y.reversed { out += " data-y-reversed=\"true\"" }
+        out += ">\n"
         out += "<title id=\"\(Markup.escape(id))-title\">\(Markup.escape(title))</title>\n"
         if let description { out += "<desc>\(Markup.escape(description))</desc>\n" }
         out += "<defs><clipPath id=\"\(Markup.escape(id))-clip\"><rect x=\"\(n(area.x))\" y=\"\(n(area.y))\" "
@@ -266,7 +280,7 @@ public struct Chart: Sendable {
             log = axis.scale == .log
             lo = log ? Foundation.log10(domain.lowerBound) : domain.lowerBound
             hi = log ? Foundation.log10(domain.upperBound) : domain.upperBound
-            reversed = { if case .categories = axis.kind { return true } else { return false } }()
+            reversed = axis.reversed
             self.from = from
             self.to = to
         }
@@ -305,7 +319,7 @@ public struct Chart: Sendable {
             if axis.domain == nil { domain = padded(domain, by: axis.padding, log: log) }
             let expand = axis.expand && axis.domain == nil
             return log ? Ticks.log10(domain, count: count, expand: expand)
-                       : Ticks.linear(domain, count: count, expand: expand)
+                       : Ticks.linear(domain, count: count, expand: expand, integer: axis.integerTicks)
         }
     }
 
@@ -370,8 +384,12 @@ public struct Chart: Sendable {
         var entries: [LegendEntry] = []
         for layer in layers {
             switch layer {
-            case .line(let s): if let label = s.label { entries.append(LegendEntry(label, colour: s.colour, swatch: .line)) }
-            case .points(let s): if let label = s.label { entries.append(LegendEntry(label, colour: s.colour, swatch: .point)) }
+            case .line(let s):
+                if let label = s.label, s.inLegend { entries.append(LegendEntry(label, colour: s.colour, swatch: .line)) }
+            case .points(let s):
+                if let label = s.label, s.inLegend {
+                    entries.append(LegendEntry(label, colour: s.colour, swatch: s.hollow ? .ring : .point))
+                }
             case .bars(let s): if let label = s.label { entries.append(LegendEntry(label, colour: s.colour)) }
             case .rects(let rects, let label):
                 if let label, let first = rects.first { entries.append(LegendEntry(label, colour: first.fill)) }
@@ -379,8 +397,9 @@ public struct Chart: Sendable {
             case .texts: break
             }
         }
-        for entry in legend where !entries.contains(entry) { entries.append(entry) }
-        return entries
+        var unique: [LegendEntry] = []
+        for entry in entries + legend where !unique.contains(entry) { unique.append(entry) }
+        return unique
     }
 
     private func layoutLegend(_ entries: [LegendEntry], width available: Double) -> (svg: String, rows: Int) {
@@ -400,6 +419,9 @@ public struct Chart: Sendable {
                 out += "<rect x=\"\(n(cx))\" y=\"\(n(y - 5))\" width=\"14\" height=\"10\" fill=\"\(entry.colour)\"/>"
             case .point:
                 out += "<circle cx=\"\(n(cx + 7))\" cy=\"\(n(y))\" r=\"4\" fill=\"\(entry.colour)\"/>"
+            case .ring:
+                out += "<circle cx=\"\(n(cx + 7))\" cy=\"\(n(y))\" r=\"4\" fill=\"#FFFFFF\" stroke=\"\(entry.colour)\" "
+                out += "stroke-width=\"1.5\"/>"
             }
             out += "<text class=\"legend-label\" x=\"\(n(cx + 18))\" y=\"\(n(y + 4))\">\(Markup.escape(entry.label))</text>\n"
             cx += itemWidth
@@ -460,8 +482,9 @@ public struct Chart: Sendable {
         case .bars(let s):
             let label = s.label.map { " data-label=\"\(Markup.escape($0))\"" } ?? ""
             for index in s.xs.indices {
+                let base = s.bases?[index] ?? s.base
                 guard let x0 = xScale(s.xs[index]), let x1 = xScale(s.xs[index] + s.widths[index]),
-                      let y0 = yScale(s.base) ?? (y.scale == .log ? area.y + area.height : nil),
+                      let y0 = yScale(base) ?? (y.scale == .log ? area.y + area.height : nil),
                       let y1 = yScale(s.ys[index]) else { continue }
                 out += rect(x0: x0, x1: x1, y0: y0, y1: y1, attributes: "class=\"bar\"\(label) fill=\"\(s.colour)\"",
                             title: s.titles?[index], minimumWidth: 1)
@@ -568,7 +591,7 @@ struct ChartLayerValues {
         case .points(let s): x = s.xs; y = s.ys
         case .bars(let s):
             x = s.xs + zip(s.xs, s.widths).map { $0 + $1 }
-            y = s.ys + [s.base]
+            y = s.ys + (s.bases ?? [s.base])
         case .rects(let rects, _):
             x = rects.flatMap { [$0.x0, $0.x1].compactMap { $0 } }
             y = rects.flatMap { [$0.y0, $0.y1].compactMap { $0 } }

@@ -43,18 +43,24 @@ public indirect enum ReportBlock: Sendable {
     case details(summary: String, [ReportBlock])
     /// Key–value pairs.
     case facts([(String, String)])
+    /// Blocks under a small heading (one plot and its notes).
+    case group(String, [ReportBlock])
 }
 
 /// A titled part of a page, with an id for links.
 public struct ReportSection: Sendable {
     public var id: String
     public var heading: String
+    /// The entry in the page's contents; the heading's last path component when the heading is a path.
+    public var navTitle: String
     public var blocks: [ReportBlock]
     public var subsections: [ReportSection]
 
-    public init(id: String, heading: String, blocks: [ReportBlock] = [], subsections: [ReportSection] = []) {
+    public init(id: String, heading: String, navTitle: String? = nil, blocks: [ReportBlock] = [],
+                subsections: [ReportSection] = []) {
         self.id = id
         self.heading = heading
+        self.navTitle = navTitle ?? heading.split(separator: "/").last.map(String.init) ?? heading
         self.blocks = blocks
         self.subsections = subsections
     }
@@ -87,11 +93,11 @@ public enum HTMLDocument {
         if let lead { out += "<p class=\"lead\">\(Markup.escape(lead))</p>\n" }
         out += "<nav aria-label=\"contents\"><ol>\n"
         for section in page.sections {
-            out += "<li><a href=\"#\(Markup.escape(section.id))\">\(Markup.escape(section.heading))</a>"
+            out += "<li><a href=\"#\(Markup.escape(section.id))\">\(Markup.escape(section.navTitle))</a>"
             if !section.subsections.isEmpty {
                 out += "<ol>"
                 for sub in section.subsections {
-                    out += "<li><a href=\"#\(Markup.escape(sub.id))\">\(Markup.escape(sub.heading))</a></li>"
+                    out += "<li><a href=\"#\(Markup.escape(sub.id))\">\(Markup.escape(sub.navTitle))</a></li>"
                 }
                 out += "</ol>"
             }
@@ -126,6 +132,8 @@ public enum HTMLDocument {
         case .code(let text): return "<pre>\(Markup.escape(text))</pre>\n"
         case .details(let summary, let blocks):
             return "<details>\n<summary>\(Markup.escape(summary))</summary>\n" + blocks.map(render).joined() + "</details>\n"
+        case .group(let heading, let blocks):
+            return "<div class=\"group\">\n<h4>\(Markup.escape(heading))</h4>\n" + blocks.map(render).joined() + "</div>\n"
         case .facts(let pairs):
             return "<dl class=\"facts\">\n" + pairs.map { "<dt>\(Markup.escape($0.0))</dt><dd>\(Markup.escape($0.1))</dd>\n" }
                 .joined() + "</dl>\n"

@@ -117,13 +117,19 @@ public struct RunReport: Sendable {
     func tableSection() -> ReportSection {
         let rows = tables.map { table in
             [table.name, String(table.rows),
-             zip(table.columns, table.units).map { $1.isEmpty ? $0 : "\($0) (\($1))" }.joined(separator: ", ")]
+             zip(table.columns, table.units).map { $1.isEmpty ? $0 : "\($0) (\(Self.shortUnit($1)))" }.joined(separator: ", ")]
         }
         return ReportSection(id: "tables", heading: "Tables written", blocks: [
             .paragraph("Written to \(output)."),
             .table(ReportTable(header: ["table", "rows", "columns (unit)"], rows: rows, numericColumns: [1],
                                id: "tables-written")),
         ])
+    }
+
+    /// A unit short enough for a list: a long one (`SDK magnitude: 2·|DFT| …`) up to its colon.
+    static func shortUnit(_ unit: String) -> String {
+        guard unit.count > 16 else { return unit }
+        return unit.split(separator: ":", maxSplits: 1).first.map { String($0) + "…" } ?? unit
     }
 
     func provenanceSection() -> ReportSection {

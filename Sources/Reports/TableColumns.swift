@@ -45,3 +45,45 @@ extension FormatOutput {
         Table.concatenating(tables.filter { $0.name == name })
     }
 }
+
+extension Table {
+    /// The rows at `indices`, in that order.
+    public func rows(_ indices: [Int]) -> Table {
+        Table(name, columns.map { column in
+            var picked = column
+            switch column.values {
+            case .int32(let v): picked.values = .int32(indices.map { v[$0] })
+            case .int64(let v): picked.values = .int64(indices.map { v[$0] })
+            case .float64(let v): picked.values = .float64(indices.map { v[$0] })
+            case .float32(let v): picked.values = .float32(indices.map { v[$0] })
+            case .bool(let v): picked.values = .bool(indices.map { v[$0] })
+            case .string(let v): picked.values = .string(indices.map { v[$0] })
+            case .timestamp(let v): picked.values = .timestamp(indices.map { v[$0] })
+            case .localTimestamp(let v): picked.values = .localTimestamp(indices.map { v[$0] })
+            }
+            return picked
+        })
+    }
+
+    /// The rows whose `source_file` is `path` (one input's part of a run's table).
+    public func rows(ofSource path: String) -> Table {
+        let sources = strings("source_file")
+        return rows(sources.indices.filter { sources[$0] == path })
+    }
+}
+
+extension PlotData {
+    /// Seconds since 1970 of an ISO 8601 wall-clock text `YYYY-MM-DDTHH:MM[:SS[.fff]]` (any offset ignored: a
+    /// local time read as if it were UTC), or `nil`.
+    public static func wallClockSeconds(_ text: String?) -> Double? {
+        guard let text, text.count >= 16 else { return nil }
+        let chars = Array(text)
+        func int(_ range: Range<Int>) -> Int? { Int(String(chars[range])) }
+        guard chars[4] == "-", chars[7] == "-", chars[10] == "T" || chars[10] == " ", chars[13] == ":",
+              let year = int(0..<4), let month = int(5..<7), let day = int(8..<10), let hour = int(11..<13),
+              let minute = int(14..<16), (1...12).contains(month), (1...31).contains(day) else { return nil }
+        var seconds = 0.0
+        if chars.count >= 19, chars[16] == ":", let whole = int(17..<19) { seconds = Double(whole) }
+        return CivilTime.seconds(year: year, month: month, day: day, hour: hour, minute: minute) + seconds
+    }
+}

@@ -29,14 +29,16 @@ public struct Ticks: Equatable, Sendable {
 
     /// Linear ticks over `domain`, about `count` intervals. With `expand`, the domain grows to the nearest ticks
     /// outside it; otherwise only ticks inside it are kept. A zero-width domain is widened around its value.
-    public static func linear(_ domain: ClosedRange<Double>, count: Int = 5, expand: Bool = true) -> Ticks {
+    public static func linear(_ domain: ClosedRange<Double>, count: Int = 5, expand: Bool = true,
+                              integer: Bool = false) -> Ticks {
         var lo = domain.lowerBound, hi = domain.upperBound
         if hi - lo <= abs(hi) * 1e-12 || hi - lo == 0 {
             let pad = lo == 0 ? 1 : abs(lo) * 0.1
             lo -= pad
             hi += pad
         }
-        let step = niceStep(range: hi - lo, count: count)
+        var step = niceStep(range: hi - lo, count: count)
+        if integer { step = max(1, step.rounded(.up)) }
         let first = (lo / step).rounded(.down), last = (hi / step).rounded(.up)
         var values: [Double] = []
         var k = first

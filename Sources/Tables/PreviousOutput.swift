@@ -119,14 +119,20 @@ public enum PreviousOutput {
         }
     }
 
-    /// The path with links and `..` resolved; for a path where nothing is yet, its folder resolved and its name.
+    /// The path with links and `..` resolved: its longest existing ancestor resolved, then the rest of it (so a
+    /// report in a folder the run is about to create still compares with that folder).
     private static func resolvedPath(_ path: String) -> String? {
-        if let resolved = FileIdentity.canonicalPath(path) { return resolved }
-        let file = FilePath(path)
-        guard let name = file.lastComponent?.string else { return nil }
-        let parent = file.removingLastComponent().string
-        guard let folder = FileIdentity.canonicalPath(parent.isEmpty ? "." : parent) else { return nil }
-        return folder == "/" ? "/" + name : folder + "/" + name
+        var rest: [String] = []
+        var file = FilePath(path.isEmpty ? "." : path).lexicallyNormalized()
+        while true {
+            if let resolved = FileIdentity.canonicalPath(file.string.isEmpty ? "." : file.string) {
+                let tail = rest.reversed().joined(separator: "/")
+                return tail.isEmpty ? resolved : (resolved == "/" ? "/" + tail : resolved + "/" + tail)
+            }
+            guard let last = file.lastComponent?.string else { return nil }
+            rest.append(last)
+            file = file.removingLastComponent()
+        }
     }
 
     /// The files (name → SHA-256) a provenance file lists, or `[:]` when it is missing or not a BrainBatch one.
