@@ -58,7 +58,7 @@ public struct RunReport: Sendable {
         var blocks: [ReportBlock] = [.facts([
             ("tool", "\(provenance.tool) \(provenance.version)"),
             ("output", output),
-            ("inputs read", String(provenance.inputs.count)),
+            ("files read", String(provenance.inputs.count) + " (inputs and the files read with them)"),
             ("inputs failed", String(failures.count)),
             ("anomalies", "\(count(.error)) errors, \(count(.warning)) warnings, \(count(.info)) notes"),
         ])]
@@ -108,7 +108,8 @@ public struct RunReport: Sendable {
                 rows: shown.map { [$0.sourceFile, $0.line.map(String.init) ?? "", $0.location ?? "", $0.code, $0.message] },
                 numericColumns: [1], rowClasses: shown.map { $0.severity.rawValue }, id: "anomaly-list")
             let more = serious.count > shown.count ? " (the first \(shown.count); all are in the anomalies table)" : ""
-            blocks.append(.details(summary: "\(serious.count) errors and warnings\(more)", [.table(list)]))
+            let noun = serious.count == 1 ? "error or warning" : "errors and warnings"
+            blocks.append(.details(summary: "\(serious.count) \(noun)\(more)", [.table(list)]))
         }
         blocks.append(.note("Notes (I_ codes) are counted above and listed in the anomalies table."))
         return ReportSection(id: "anomalies", heading: "Anomalies", blocks: blocks)

@@ -33,9 +33,14 @@ public struct Ticks: Equatable, Sendable {
                               integer: Bool = false) -> Ticks {
         var lo = domain.lowerBound, hi = domain.upperBound
         if hi - lo <= abs(hi) * 1e-12 || hi - lo == 0 {
-            let pad = lo == 0 ? 1 : abs(lo) * 0.1
-            lo -= pad
-            hi += pad
+            // One value: 0 gives 0…1 (counts that are all zero), anything else ±10 %.
+            if lo == 0 {
+                hi = 1
+            } else {
+                let pad = abs(lo) * 0.1
+                lo -= pad
+                hi += pad
+            }
         }
         var step = niceStep(range: hi - lo, count: count)
         if integer { step = max(1, step.rounded(.up)) }

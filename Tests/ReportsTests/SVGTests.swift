@@ -35,9 +35,12 @@ struct SVGTests {
         let kept = Ticks.linear(0.3...9.3, count: 5, expand: false)
         #expect(kept.values == [2, 4, 6, 8])
         #expect(kept.domain == 0.3...9.3)
-        // A single value gets a domain around it.
+        // A single value gets a domain around it; all zeros (no lost samples) 0…1.
         let flat = Ticks.linear(5...5)
         #expect(flat.domain.lowerBound < 5 && flat.domain.upperBound > 5)
+        #expect(Ticks.linear(0...0).domain == 0...1)
+        // Whole numbers only (trials, object ids).
+        #expect(Ticks.linear(0...3, count: 6, integer: true).values == [0, 1, 2, 3])
     }
 
     @Test("Log ticks at decades, with 2 and 5 within two decades")
@@ -224,5 +227,36 @@ struct SVGTests {
         #expect(ReportFile.sealingTool(of: changed) == nil)
         #expect(ReportFile.sealingTool(of: Data("<html></html>\n".utf8)) == nil)
         #expect(ReportFile.seal("<html></html>", tool: "bt-decode") == data)
+    }
+}
+
+@Suite("Plot data: thinning, runs, dates")
+struct PlotDataTests {
+    @Test("Long series are averaged in equal groups; NaN is skipped, and a group of NaN stays a break")
+    func reduced() {
+        let xs = (0..<10).map(Double.init)
+        var ys = xs
+        ys[4] = .nan
+        ys[6] = .nan
+        ys[7] = .nan
+        let r = PlotData.reduced(xs: xs, ys: ys, limit: 5)
+        #expect(r.xs == [0.5, 2.5, 4.5, 6.5, 8.5])
+        #expect(r.ys[0] == 0.5 && r.ys[2] == 5 && r.ys[3].isNaN && r.ys[4] == 8.5)
+        #expect(PlotData.reduced(xs: [1, 2], ys: [3, 4], limit: 5).ys == [3, 4])
+    }
+
+    @Test("Runs of equal values")
+    func runs() {
+        let runs = PlotData.runs(["a", "a", "b", "a"])
+        #expect(runs.map(\.first) == [0, 2, 3])
+        #expect(runs.map(\.last) == [1, 2, 3])
+    }
+
+    @Test("Wall-clock text as seconds since 1970, any offset ignored")
+    func wallClock() {
+        #expect(PlotData.wallClockSeconds("1970-01-02T00:00:30") == 86_430)
+        #expect(PlotData.wallClockSeconds("2014-03-08T10:40:00-08:00") == CivilTime.seconds(year: 2014, month: 3, day: 8, hour: 10, minute: 40))
+        #expect(PlotData.wallClockSeconds("NA") == nil)
+        #expect(PlotData.wallClockSeconds(nil) == nil)
     }
 }
