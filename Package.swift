@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "Brainiac", targets: ["Brainiac"]),
         .library(name: "Spectral", targets: ["Spectral"]),
         .library(name: "ToolSupport", targets: ["ToolSupport"]),
+        .library(name: "Reports", targets: ["Reports"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -55,15 +56,18 @@ let package = Package(
                                                      .product(name: "Crypto", package: "swift-crypto"),
                                                      .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "Spectral", dependencies: ["FFTW", "Tables"]),
-        .target(name: "ToolSupport", dependencies: ["Tables", "TableWriters", "FileSystem", "CMalloc",
-                                                    .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // HTML reports (`--report`): the SVG plots and the page, written by hand (README, design notes).
+        .target(name: "Reports", dependencies: ["Tables"]),
+        .target(name: "ToolSupport", dependencies: ["Tables", "TableWriters", "FileSystem", "Reports", "CMalloc",
+                                                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                                    .product(name: "SystemPackage", package: "swift-system")]),
 
         // One library per input format.
-        .target(name: "Brainiac", dependencies: ["Tables", "Spectral"]),
-        .target(name: "InteractLog", dependencies: ["Tables"]),
-        .target(name: "BrainTracker", dependencies: ["Tables"]),
-        .target(name: "MYND", dependencies: ["Tables", "Spectral", "HDF5"]),
-        .target(name: "MindAffect", dependencies: ["Tables"]),
+        .target(name: "Brainiac", dependencies: ["Tables", "Spectral", "Reports"]),
+        .target(name: "InteractLog", dependencies: ["Tables", "Reports"]),
+        .target(name: "BrainTracker", dependencies: ["Tables", "Reports"]),
+        .target(name: "MYND", dependencies: ["Tables", "Spectral", "HDF5", "Reports"]),
+        .target(name: "MindAffect", dependencies: ["Tables", "Reports"]),
 
         // Executables.
         tool("bt-decode", ["Brainiac"]),
@@ -80,7 +84,8 @@ let package = Package(
         // TablesTests also reads each format library's anomaly catalogue (conventions §3.2).
         .testTarget(name: "TablesTests", dependencies: ["Tables", "TableWriters", "HDF5", "TestSupport", "Brainiac",
                                                         "InteractLog", "BrainTracker", "MYND", "MindAffect"]),
-        .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport", "Tables", "TableWriters", "TestSupport"]),
+        .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport", "Tables", "TableWriters", "Reports", "TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Tables", "TableWriters", "TestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "TestSupport"]),
         .testTarget(name: "BrainiacTests", dependencies: ["Brainiac", "TableWriters", "TestSupport"]),
         .testTarget(name: "InteractLogTests", dependencies: ["InteractLog", "TestSupport"]),

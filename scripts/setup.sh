@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what BrainBatch needs and is missing: the C libraries (FFTW, HDF5, libdeflate, pkg-config) from Debian's
-# packages, R with rhdf5 and hdf5r (the tests read the HDF5 outputs back in R), and the Python packages the tests and
-# benchmarks cross-check against.
+# packages, R with rhdf5 and hdf5r (the tests read the HDF5 outputs back in R), headless Chromium (the tests load
+# every --report page in a real browser), and the Python packages the tests and benchmarks cross-check against.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +13,9 @@ if ! pkg-config --exists fftw3 hdf5 libdeflate 2>/dev/null; then
 fi
 if ! Rscript -e 'suppressPackageStartupMessages({library(rhdf5); library(hdf5r)})' >/dev/null 2>&1; then
     apt_packages+=(r-base-core r-bioc-rhdf5 r-cran-hdf5r)
+fi
+if ! command -v chromium-headless-shell >/dev/null 2>&1 && ! command -v chromium >/dev/null 2>&1; then
+    apt_packages+=(chromium-headless-shell)
 fi
 if [ ${#apt_packages[@]} -gt 0 ]; then
     echo "setup: installing ${apt_packages[*]}" >&2

@@ -41,6 +41,13 @@ public struct QualitySummary: Sendable, Equatable {
     public var shareAbove100: Double?
 }
 
+/// One condition's PSD on one channel (scope `condition` of the band power).
+public struct ConditionSpectrum: Sendable {
+    public var condition: String
+    public var channel: String
+    public var spectrum: PowerSpectrum
+}
+
 /// A recording with its derived tables' rows; the samples themselves are not kept.
 public struct RecordingAnalysis: Sendable {
     /// The recording without its samples (``MYNDRecording/channels`` emptied).
@@ -52,6 +59,9 @@ public struct RecordingAnalysis: Sendable {
     public var quality: [[QualityWindow]]
     public var qualitySummary: [QualitySummary]
     public var bandPower: [MYNDBandPowerRow]
+    /// Per condition and channel, the Welch PSD the condition's band power comes from (its epochs' PSDs averaged,
+    /// weighted by segments), for the report.
+    public var conditionSpectra: [ConditionSpectrum]
     public var anomalies: [Anomaly]
 
     /// Computes events, epochs, quality and band power of a recording.
@@ -78,7 +88,7 @@ public struct RecordingAnalysis: Sendable {
                                      code: .epochIncomplete,
                                      message: "epoch \(epoch.index) (\(epoch.condition)) runs past the end of the data; its band power uses the samples there are"))
         }
-        bandPower = RecordingAnalysis.bandPower(recording, epochs: epochs, options: options)
+        (bandPower, conditionSpectra) = RecordingAnalysis.bandPower(recording, epochs: epochs, options: options)
         self.anomalies = anomalies
         var stripped = recording
         stripped.channels = []
@@ -90,10 +100,11 @@ public struct RecordingAnalysis: Sendable {
 
     /// Welch band power per epoch and per condition (epoch PSDs averaged, weighted by segments), spec §6.3.
     static func bandPower(_ recording: MYNDRecording, epochs: [ConditionEpoch],
-                          options: RecordingAnalysisOptions) -> [MYNDBandPowerRow] {
+                          options: RecordingAnalysisOptions) -> ([MYNDBandPowerRow], [ConditionSpectrum]) {
         guard !epochs.isEmpty, let welch = try? Welch(options.welchParameters(rate: recording.samplingRate)) else {
-            return []
+            return ([], [])
         }
+        var spectra: [ConditionSpectrum] = []
         let alpha = AppAlpha(rate: recording.samplingRate)
         var rows: [MYNDBandPowerRow] = []
         var byCondition: [Int: [(channel: Int, spectrum: PowerSpectrum, alpha: (Double, Int)?)]] = [:]
@@ -126,6 +137,7 @@ public struct RecordingAnalysis: Sendable {
                 for k in values.indices { values[k] /= Double(segments) }
                 let pooled = PowerSpectrum(frequencies: first.frequencies, values: values, segmentCount: segments,
                                            frequencyResolution: first.frequencyResolution, scaling: first.scaling)
+                spectra.append(ConditionSpectrum(condition: label, channel: recording.channelNames[c], spectrum: pooled))
                 let alphas = parts.compactMap(\.alpha)
                 let windows = alphas.reduce(0) { $0 + $1.1 }
                 let appAlpha = windows > 0 ? alphas.reduce(0) { $0 + $1.0 * Double($1.1) } / Double(windows) : nil
@@ -133,7 +145,7 @@ public struct RecordingAnalysis: Sendable {
                                 start: nil, condition: label, appAlpha: appAlpha, bands: options.bands)
             }
         }
-        return rows
+        return (rows, spectra)
     }
 
     private static func rowsFor(_ spectrum: PowerSpectrum, recording: MYNDRecording, channel: Int,

@@ -8,7 +8,8 @@ import SystemPackage
 /// - an HDF5 file by its root attributes `tool` (a BrainBatch tool), `tool_version` and `input_sha256`;
 /// - a CSV folder by its `provenance.json`, whose `outputs` list every other file of the folder with its SHA-256:
 ///   a file not listed, or changed since (a table edited by hand), is foreign;
-/// - a single CSV by its `<file>.provenance.json` sidecar in the same way.
+/// - a single CSV by its `<file>.provenance.json` sidecar in the same way;
+/// - an HTML report (`--report`) by its seal, a last line naming the tool and the SHA-256 of the page (``ReportFile``).
 public enum PreviousOutput {
     /// The tools whose outputs are recognised.
     static let tools: Set<String> = ["bt-decode", "bt-synth", "ilog-parse", "rt-stats", "mynd-parse", "nt-analyze"]
@@ -80,6 +81,57 @@ public enum PreviousOutput {
         let recorded = recordedFiles(provenance: provenance)
         for file in files where kind(of: file) != nil {
             try checkRecorded(file, name: FilePath(file).lastComponent?.string ?? file, in: recorded)
+        }
+    }
+
+    /// For an HTML report (`--report`): throws unless nothing is at `path` or it is a report a BrainBatch tool wrote
+    /// and nobody changed since (its seal, ``ReportFile``).
+    public static func checkReplaceable(report path: String) throws(TableOutputError) {
+        guard let kind = kind(of: path) else { return }
+        guard kind == .file else { throw .foreignFile(path: path, reason: "is not a file an earlier BrainBatch run wrote") }
+        guard let data = FileManager.default.contents(atPath: path), let tool = ReportFile.sealingTool(of: data),
+              tools.contains(tool) else {
+            throw .foreignFile(path: path, reason: "exists and is not an unchanged report of a BrainBatch tool")
+        }
+    }
+
+    /// Throws when a report path is an input (73), or the table output, one of its files or a path inside its CSV
+    /// folder (64: the folder's manifest lists only what the tables wrote).
+    public static func checkReportApart(_ report: String, destination: OutputDestination,
+                                        inputs: [String]) throws(TableOutputError) {
+        let reportIdentity = FileIdentity(report)
+        let reportPath = resolvedPath(report)
+        for input in inputs {
+            if let reportIdentity, FileIdentity(input) == reportIdentity { throw .outputIsInput(input) }
+            if let reportPath, resolvedPath(input) == reportPath { throw .outputIsInput(input) }
+        }
+        var written = [destination.trimmedPath]
+        if case .csvFile(let path, _) = destination {
+            let sidecars = CSVSidecars(table: path)
+            written += [sidecars.schema, sidecars.provenance]
+        }
+        if let reportPath, written.contains(where: { resolvedPath($0) == reportPath }) {
+            throw .usage("--report \(report) is a file of the table output; give the report a path of its own")
+        }
+        if case .csvFolder = destination, let reportPath, let folder = resolvedPath(destination.trimmedPath),
+           reportPath.hasPrefix(folder == "/" ? folder : folder + "/") {
+            throw .usage("--report \(report) is inside the output folder \(destination.trimmedPath), whose manifest lists only tables; write the report beside the folder")
+        }
+    }
+
+    /// The path with links and `..` resolved: its longest existing ancestor resolved, then the rest of it (so a
+    /// report in a folder the run is about to create still compares with that folder).
+    private static func resolvedPath(_ path: String) -> String? {
+        var rest: [String] = []
+        var file = FilePath(path.isEmpty ? "." : path).lexicallyNormalized()
+        while true {
+            if let resolved = FileIdentity.canonicalPath(file.string.isEmpty ? "." : file.string) {
+                let tail = rest.reversed().joined(separator: "/")
+                return tail.isEmpty ? resolved : (resolved == "/" ? "/" + tail : resolved + "/" + tail)
+            }
+            guard let last = file.lastComponent?.string else { return nil }
+            rest.append(last)
+            file = file.removingLastComponent()
         }
     }
 

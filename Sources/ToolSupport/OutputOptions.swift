@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import SystemPackage
+import Tables
 import TableWriters
 
 extension OutputDestination.Format: ExpressibleByArgument {}
@@ -28,11 +30,22 @@ public struct OutputOptions: ParsableArguments {
     @Flag(help: "With several inputs, go on after a failing one; failures are listed at the end (exit 65).")
     public var keepGoing = false
 
+    @Option(help: ArgumentHelp(
+        "Also write a self-contained HTML report of the run (plots of each input, anomalies, tables written) to this .html file. An existing file is replaced only if a BrainBatch tool wrote it.",
+        valueName: "path.html"))
+    public var report: String?
+
     public init() {}
 
     public func validate() throws {
         guard (0...9).contains(compression) else {
             throw ValidationError("--compression must be 0 to 9, got \(compression)")
+        }
+        if let report {
+            let ext = FilePath(report).extension?.lowercased()
+            guard !report.hasSuffix("/"), let ext, ReportFile.extensions.contains(ext) else {
+                throw ValidationError("--report \(report): expected an .html file, e.g. --report run.html")
+            }
         }
     }
 
@@ -53,6 +66,20 @@ public struct OutputOptions: ParsableArguments {
             throw .cannotCreate(path: destination.path, reason: "folder \(parent) does not exist")
         }
         try PreviousOutput.checkReplaceable(destination)
+        if let report { try checkReport(report, destination: destination, inputs: inputs) }
+    }
+
+    /// Checks that the report can be written (before any input is read, and again just before writing it): apart
+    /// from the inputs and the table output (73, 64), into an existing folder (73), and not over a file no
+    /// BrainBatch tool wrote (73).
+    public func checkReport(_ report: String, destination: OutputDestination,
+                            inputs: [String]) throws(TableOutputError) {
+        try PreviousOutput.checkReportApart(report, destination: destination, inputs: inputs)
+        let parent = FilePath(report).removingLastComponent().string
+        if !InputFolder.isFolder(parent.isEmpty ? "." : parent) {
+            throw .cannotCreate(path: report, reason: "folder \(parent) does not exist")
+        }
+        try PreviousOutput.checkReplaceable(report: report)
     }
 
     /// Opens the output for the tool's tables: refuses an unclear destination (exit 64), an input given twice

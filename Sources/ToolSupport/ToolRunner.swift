@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Reports
 import Tables
 import TableWriters
 
@@ -39,10 +40,31 @@ public struct ToolRunner {
     /// failure ends the run, with it the rest go on and the failures are listed at the end (exit 65); when no
     /// input could be read nothing is written, so an earlier output stays. `extraInputs` are files the options
     /// named (definitions, code tables) for the provenance; `sideOutput` writes files besides the tables.
+    /// A format that draws no report refuses `--report` (exit 64).
     public func run<Format: InputFormat>(_ format: Format, inputs: [String], output: OutputOptions,
                                          extraInputs: [InputRecord] = [],
                                          sideOutput: (any SideOutput<Format.Parsed>)? = nil) throws {
+        try run(format, inputs: inputs, output: output, extraInputs: extraInputs, sideOutput: sideOutput,
+                reporter: nil)
+    }
+
+    /// As above, for a format that draws a report: with `--report PATH.html` the page (the format's plots, the
+    /// run's inputs, anomalies, tables and provenance) is written after the tables, atomically, sealed so that a
+    /// later run recognises it (``Tables/ReportFile``).
+    public func run<Format: ReportingFormat>(_ format: Format, inputs: [String], output: OutputOptions,
+                                             extraInputs: [InputRecord] = [],
+                                             sideOutput: (any SideOutput<Format.Parsed>)? = nil) throws {
+        try run(format, inputs: inputs, output: output, extraInputs: extraInputs, sideOutput: sideOutput,
+                reporter: { format.report($0, output: $1) })
+    }
+
+    private func run<Format: InputFormat>(_ format: Format, inputs: [String], output: OutputOptions,
+                                          extraInputs: [InputRecord], sideOutput: (any SideOutput<Format.Parsed>)?,
+                                          reporter: (([Format.Parsed], FormatOutput) -> ReportPage)?) throws {
         try run {
+            if output.report != nil && reporter == nil {
+                throw TableOutputError.usage("--report: \(diagnostics.tool) draws no report")
+            }
             try output.checkDestination(tableNames: format.tableNames, inputs: inputs)
             var out = format.streamsTables
                 ? try output.open(tableNames: format.tableNames, inputs: inputs, inBackground: true) : nil
@@ -51,11 +73,17 @@ public struct ToolRunner {
             let progress = ProgressBar(inputs: sources.map(\.path), quiet: output.quiet)
             var records = InputRecords(extraInputs)
             var parsed: [Format.Parsed] = []
+            var tally = TableTally(order: format.tableNames)
             let failures = try forEachInput(sources.map(\.path), progress: progress) { path in
                 var recorder = InputRecords([])
                 let source = InputSource(path: path, folder: folders[path] ?? nil, reader: InputFile.reader(
                     for: path, progress: progress, recording: { recorder.add($0) }))
-                let result = if let out { try format.read(source) { try out.write($0) } } else { try format.read(source) }
+                let result = if let out {
+                    try format.read(source) { table in
+                        if output.report != nil { tally.add(table) }
+                        try out.write(table)
+                    }
+                } else { try format.read(source) }
                 parsed.append(result)
                 records.add(contentsOf: recorder)
                 if let line = format.summary(of: result) { diagnostics.note(line) }
@@ -73,6 +101,18 @@ public struct ToolRunner {
             let provenance = provenance(inputs: records.list, parametersJSON: Provenance.encodeParameters(format.options))
             try out.commit(provenance: provenance)
             try sideOutput?.write(parsed, provenance: provenance)
+            if let path = output.report, let reporter {
+                for table in result.tables { tally.add(table) }
+                let destination = try output.destination(tableNames: format.tableNames)
+                var written = tally.summaries
+                if case .csvFile(_, let table) = destination { written = written.filter { $0.name == table } }
+                let page = RunReport(provenance: provenance, output: output.output, tables: written,
+                                     anomalies: result.anomalies,
+                                     failures: failures.map { (input: $0.0, message: $0.1.message) },
+                                     formatPage: reporter(parsed, result))
+                try output.checkReport(path, destination: destination, inputs: inputs)
+                try AtomicFile.write(ReportFile.seal(page.html(), tool: diagnostics.tool), to: path)
+            }
             try finish(failures: failures)
         }
     }
@@ -153,4 +193,27 @@ struct InputRecords {
     }
 
     mutating func add(contentsOf other: InputRecords) { other.list.forEach { add($0) } }
+}
+
+/// Rows and columns of each table a run writes, counted as batches go out (for the report's list of tables).
+struct TableTally {
+    private var order: [String]
+    private var rows: [String: Int] = [:]
+    private var columns: [String: (names: [String], units: [String])] = [:]
+
+    init(order: [String]) { self.order = order }
+
+    mutating func add(_ table: Table) {
+        if !order.contains(table.name) { order.append(table.name) }
+        rows[table.name, default: 0] += table.rowCount
+        if columns[table.name] == nil { columns[table.name] = (table.columnNames, table.columns.map(\.unit)) }
+    }
+
+    /// The tables in output order; a table the format names but never wrote a batch of is left out.
+    var summaries: [TableSummary] {
+        order.compactMap { name in
+            guard let columns = columns[name] else { return nil }
+            return TableSummary(name: name, rows: rows[name] ?? 0, columns: columns.names, units: columns.units)
+        }
+    }
 }

@@ -22,7 +22,7 @@ struct BTDecode: ParsableCommand {
         byte is accounted for.
 
         EXAMPLES:
-          bt-decode capture.bin -o capture.h5
+          bt-decode capture.bin -o capture.h5 --report capture.html
           bt-decode day1/*.bin -o day1-tables/ --keep-going
           bt-decode legacy.bin --byte-order auto --gaps fill -o legacy.csv --table samples
         """,
@@ -101,7 +101,8 @@ struct BTDecode: ParsableCommand {
                                                 gaps: gaps)
             let options = CaptureFormat.Options(byteOrder: byteOrder, decoder: decoder,
                                                 analysis: noAnalysis ? nil : try analysisOptions())
-            try runner.run(CaptureFormat(options: options, inputs: inputs), inputs: inputs, output: output)
+            try runner.run(CaptureFormat(options: options, inputs: inputs, report: output.report != nil), inputs: inputs,
+                           output: output)
         }
     }
 }

@@ -16,7 +16,7 @@ struct ILogParse: ParsableCommand {
         Java _strokes.txt/_keys.txt companion files given as inputs are skipped (I_COMPANION).
 
         EXAMPLES:
-          ilog-parse data/2023-07-04/*.txt -o out.h5
+          ilog-parse data/2023-07-04/*.txt -o out.h5 --report out.html
           ilog-parse experiments/*/*.txt -o tables/ --keep-going
           ilog-parse "P01 (Trial 1) 2023-07-04 - 10-15-02.txt" -o strokes.csv --table strokes
           ilog-parse data/*/*.txt -o out.h5 --java-companions preprocessed/

@@ -59,7 +59,7 @@ struct RTStatsCommand: ParsableCommand {
         anomalies, as one HDF5 file or a folder of CSV files.
 
         EXAMPLES:
-          rt-stats BrainTrackerResultsFile.csv -o out.h5
+          rt-stats BrainTrackerResultsFile.csv -o out.h5 --report out.html
           rt-stats BrainTrackerResultsFile.csv -o tables/ --trials-per-session auto
           rt-stats brain_data_raw.csv -o sessions.csv --table sessions --seth-mode prospective
         """,

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Reports
 import Tables
+import TableWriters
 import TestSupport
 import Testing
 import ToolSupport
@@ -144,5 +146,78 @@ struct FormatContractTests {
         let code = try run(LineCountFormat(), [dir.appendingPathComponent("bad.txt")],
                            ["-o", dir.appendingPathComponent("missing/out.h5").path])
         #expect(code == 73)
+    }
+}
+
+/// The counting format with a report: one plot of the line counts.
+extension LineCountFormat: ReportingFormat {
+    func report(_ parsed: [(path: String, lines: [String])], output: FormatOutput) -> ReportPage {
+        let chart = Chart(id: "counts", cssClass: "plot-counts", title: "Lines per input",
+                          x: Axis("input", unit: "number"), y: Axis("lines", unit: "line", includeZero: true),
+                          layers: [.bars(BarSeries("lines", xs: parsed.indices.map(Double.init), widths: parsed.map { _ in 0.8 },
+                                                   ys: parsed.map { Double($0.lines.count) }, colour: Palette.colour(0)))])
+        return ReportPage(title: "Line counts", sections: [ReportSection(id: "counts-section", heading: "Counts",
+                                                                         blocks: [.plot(chart)])])
+    }
+}
+
+@Suite("The runner's report hook")
+struct ReportHookTests {
+    func run<Format: InputFormat>(_ format: Format, _ inputs: [URL], _ arguments: [String]) throws -> Int32 {
+        let output = try OutputOptions.parse(arguments + ["--quiet"])
+        do {
+            try ToolRunner(tool: "rt-stats", output: output).run(format, inputs: inputs.map(\.path), output: output)
+            return 0
+        } catch let exit as ExitCode {
+            return exit.rawValue
+        }
+    }
+
+    func run<Format: ReportingFormat>(_ format: Format, _ inputs: [URL], _ arguments: [String]) throws -> Int32 {
+        let output = try OutputOptions.parse(arguments + ["--quiet"])
+        do {
+            try ToolRunner(tool: "rt-stats", output: output).run(format, inputs: inputs.map(\.path), output: output)
+            return 0
+        } catch let exit as ExitCode {
+            return exit.rawValue
+        }
+    }
+
+    @Test("A reporting format's page is written after the tables: the run's sections around the format's, sealed, the same bytes again")
+    func page() throws {
+        let dir = TestSupport.temporaryFolder()
+        let a = dir.appendingPathComponent("a.txt"), bad = dir.appendingPathComponent("bad.txt")
+        try Data("x\n\ny\n".utf8).write(to: a)
+        try Data("bad\n".utf8).write(to: bad)
+        let report = dir.appendingPathComponent("run.html")
+        #expect(try run(LineCountFormat(), [a, bad], ["-o", dir.appendingPathComponent("out.h5").path,
+                                                    "--report", report.path, "--keep-going"]) == 65)
+        let data = try Data(contentsOf: report)
+        #expect(ReportFile.sealingTool(of: data) == "rt-stats")
+        let page = String(decoding: data, as: UTF8.self)
+        for id in ["run", "inputs", "failed-inputs", "counts-section", "counts", "anomalies", "anomaly-counts", "tables",
+                   "tables-written", "provenance"] {
+            #expect(page.contains("id=\"\(id)\""), "no \(id)")
+        }
+        #expect(page.contains("W_EMPTY_LINE"))
+        #expect(page.contains("bad.txt:1: bad line"))
+        #expect(try run(LineCountFormat(), [a, bad], ["-o", dir.appendingPathComponent("out.h5").path,
+                                                    "--report", report.path, "--keep-going"]) == 65)
+        #expect(try Data(contentsOf: report) == data)
+        // Every input failing writes nothing, the report included.
+        let other = dir.appendingPathComponent("other.html")
+        #expect(try run(LineCountFormat(), [bad], ["-o", dir.appendingPathComponent("o2.h5").path, "--report", other.path,
+                                                   "--keep-going"]) == 65)
+        #expect(!FileManager.default.fileExists(atPath: other.path))
+    }
+
+    @Test("A format that draws no report refuses --report (64) before reading or writing anything")
+    func noReport() throws {
+        let dir = TestSupport.temporaryFolder()
+        let a = dir.appendingPathComponent("a.txt")
+        try Data("x\n".utf8).write(to: a)
+        let out = dir.appendingPathComponent("out.h5")
+        #expect(try run(StreamedLineFormat(), [a], ["-o", out.path, "--report", dir.appendingPathComponent("r.html").path]) == 64)
+        #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 }

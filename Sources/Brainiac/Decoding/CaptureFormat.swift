@@ -1,4 +1,5 @@
 import Foundation
+import Spectral
 import Tables
 
 /// Brainiac captures as `bt-decode` reads them (docs/formats/brainiac.md): each file streamed once, its samples and
@@ -46,16 +47,22 @@ public struct CaptureFormat: StreamingInputFormat {
         public var recordings: Table
         /// One line: packets, samples, lost samples, wraps, byte order, segments.
         public var summary: String
+        /// What the report shows beyond the tables, when the run writes one (``gathersReport``).
+        public var report: CaptureReportData?
     }
 
     public let options: Options
     /// The width of `source_file` in the samples table: the longest input path of the run, in UTF-8 bytes, so
     /// that every batch has one HDF5 string type.
     public let sourceFileWidth: Int
+    /// Whether each capture's report data is gathered while it streams (`--report`; not a parameter of the
+    /// tables, so not in the provenance).
+    public let gathersReport: Bool
 
-    public init(options: Options = Options(), inputs: [String] = []) {
+    public init(options: Options = Options(), inputs: [String] = [], report: Bool = false) {
         self.options = options
         sourceFileWidth = inputs.map(\.utf8.count).max() ?? 0
+        gathersReport = report
     }
 
     public var tableNames: [String] { CaptureTables.names + (options.analysis == nil ? [] : BrainiacAnalysis.tableNames) }
@@ -63,19 +70,31 @@ public struct CaptureFormat: StreamingInputFormat {
     public func read(_ input: InputSource, emit: (Table) throws -> Void) throws -> Decoded {
         var samples = SampleTableBuilder(sourceFile: input.path, sourceFileWidth: sourceFileWidth)
         let analysis = options.analysis.map { AnalysisPipeline(BrainiacAnalysis(sourceFile: input.path, options: $0)) }
+        // The report's spectrum comes from the analysis when it runs, else from the collector's own Welch.
+        let collector = gathersReport ? CaptureReportCollector(
+            welch: options.analysis == nil ? WelchParameters(samplingRate: BrainiacHeadband.samplingRate) : nil) : nil
         let result = Result {
             try decode(input) { batch in
+                collector?.add(batch)
                 for table in samples.add(batch) { try emit(table) }
                 // Analysis rows go out as they come (a chunk behind), so memory stays bounded for long captures.
-                for table in analysis?.consume(batch) ?? [] where table.rowCount > 0 { try emit(table) }
+                for table in analysis?.consume(batch) ?? [] where table.rowCount > 0 {
+                    collector?.observe(table)
+                    try emit(table)
+                }
             }
         }
         // The last, shorter batch and the analysis still queued; handed over even when the input failed part-way,
         // like the batches before them.
         if let last = samples.finish() { try emit(last) }
         let complete = (try? result.get()) != nil
-        for table in analysis?.finish(complete: complete) ?? [] where table.rowCount > 0 { try emit(table) }
-        return try result.get()
+        for table in analysis?.finish(complete: complete) ?? [] where table.rowCount > 0 {
+            collector?.observe(table)
+            try emit(table)
+        }
+        var decoded = try result.get()
+        decoded.report = collector?.finish(analysisSpectra: analysis?.recordingSpectra())
+        return decoded
     }
 
     public func summary(of parsed: Decoded) -> String? { parsed.summary }

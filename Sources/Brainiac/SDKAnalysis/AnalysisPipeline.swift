@@ -1,4 +1,5 @@
 import Dispatch
+import Spectral
 import Tables
 
 /// A capture's SDK analysis run on a queue of its own, one chunk behind decoding, so that the two overlap.
@@ -30,5 +31,10 @@ public final class AnalysisPipeline: @unchecked Sendable {
             if complete { analysis.finish() }
             return analysis.takeTables()
         }
+    }
+
+    /// The whole-segment spectra of the segments closed so far (``BrainiacAnalysis/recordingSpectra``).
+    public func recordingSpectra() -> [(segment: Int, channel: Int, spectrum: PowerSpectrum)] {
+        queue.sync { analysis.recordingSpectra }
     }
 }

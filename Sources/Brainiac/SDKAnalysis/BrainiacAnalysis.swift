@@ -36,6 +36,10 @@ public final class BrainiacAnalysis {
     private var indicatorRows: [(segment: Int, indicator: Indicator, x0: Double, y0: Double)] = []
     private var bandPowerRows: [BandPowerRow] = []
 
+    /// Each closed segment's whole-segment spectrum per channel (the band power's `recording` scope), kept for the
+    /// report: 129 values per channel and segment.
+    public private(set) var recordingSpectra: [(segment: Int, channel: Int, spectrum: PowerSpectrum)] = []
+
     /// Options must be valid (``BrainiacAnalysisOptions/validate()``); invalid Welch parameters fall back to scipy's
     /// defaults.
     public init(sourceFile: String, options: BrainiacAnalysisOptions) {
@@ -150,6 +154,7 @@ public final class BrainiacAnalysis {
         if windowFill > 0 { closeWindow() }
         for (c, accumulator) in recordingPower.enumerated() {
             if let spectrum = accumulator.spectrum {
+                recordingSpectra.append((segment, c, spectrum))
                 bandPowerRows += BandPowerTable.rows(spectrum, bands: options.bands, sourceFile: sourceFile,
                                                      segment: segment, scope: .recording, scopeIndex: segment,
                                                      startSeconds: segmentStartSeconds,
