@@ -164,13 +164,7 @@ extension LineCountFormat: ReportingFormat {
 @Suite("The runner's report hook")
 struct ReportHookTests {
     func run<Format: InputFormat>(_ format: Format, _ inputs: [URL], _ arguments: [String]) throws -> Int32 {
-        let output = try OutputOptions.parse(arguments + ["--quiet"])
-        do {
-            try ToolRunner(tool: "rt-stats", output: output).run(format, inputs: inputs.map(\.path), output: output)
-            return 0
-        } catch let exit as ExitCode {
-            return exit.rawValue
-        }
+        try FormatContractTests().run(format, inputs, arguments)
     }
 
     func run<Format: ReportingFormat>(_ format: Format, _ inputs: [URL], _ arguments: [String]) throws -> Int32 {
