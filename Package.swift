@@ -41,13 +41,15 @@ let package = Package(
                        providers: [.apt(["libhdf5-dev"])]),
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .systemLibrary(name: "CRename", path: "Sources/CRename"),
+        // The signal handler that removes a run's temporaries (async-signal-safe, so in C), used only by FileSystem.
+        .target(name: "CSignalCleanup", path: "Sources/CSignalCleanup"),
         .systemLibrary(name: "CLibDeflate", path: "Sources/CLibDeflate", pkgConfig: "libdeflate",
                        providers: [.apt(["libdeflate-dev"])]),
         .target(name: "FFTW", dependencies: ["CFFTW"]),
         .target(name: "HDF5", dependencies: ["CHDF5", "CLibDeflate"]),
 
         // Shared core.
-        .target(name: "FileSystem", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "FileSystem", dependencies: ["CSignalCleanup", .product(name: "SystemPackage", package: "swift-system")]),
         // The table model: no dependencies, so that a format library links no writer (and no libhdf5).
         .target(name: "Tables"),
         // The output side: CSV and HDF5 writers, provenance hashing, atomic output, for ToolSupport and the tools.
