@@ -76,7 +76,8 @@ let package = Package(
         tool("nt-analyze", ["MindAffect"]),
 
         // Tests (Swift Testing).
-        .target(name: "TestSupport", dependencies: ["Tables"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Tables", .product(name: "Crypto", package: "swift-crypto")],
+                path: "Tests/TestSupport"),
         .testTarget(name: "FileSystemTests", dependencies: ["FileSystem", "TestSupport",
                                                           .product(name: "SystemPackage", package: "swift-system")]),
         // TablesTests also reads each format library's anomaly catalogue (conventions §3.2).
