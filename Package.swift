@@ -42,13 +42,15 @@ let package = Package(
                        providers: [.apt(["libhdf5-dev"])]),
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .systemLibrary(name: "CRename", path: "Sources/CRename"),
+        // The signal handler that removes a run's temporaries (async-signal-safe, so in C), used only by FileSystem.
+        .target(name: "CSignalCleanup", path: "Sources/CSignalCleanup"),
         .systemLibrary(name: "CLibDeflate", path: "Sources/CLibDeflate", pkgConfig: "libdeflate",
                        providers: [.apt(["libdeflate-dev"])]),
         .target(name: "FFTW", dependencies: ["CFFTW"]),
         .target(name: "HDF5", dependencies: ["CHDF5", "CLibDeflate"]),
 
         // Shared core.
-        .target(name: "FileSystem", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "FileSystem", dependencies: ["CSignalCleanup", .product(name: "SystemPackage", package: "swift-system")]),
         // The table model: no dependencies, so that a format library links no writer (and no libhdf5).
         .target(name: "Tables"),
         // The output side: CSV and HDF5 writers, provenance hashing, atomic output, for ToolSupport and the tools.
@@ -78,7 +80,8 @@ let package = Package(
         tool("nt-analyze", ["MindAffect"]),
 
         // Tests (Swift Testing).
-        .target(name: "TestSupport", dependencies: ["Tables"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Tables", .product(name: "Crypto", package: "swift-crypto")],
+                path: "Tests/TestSupport"),
         .testTarget(name: "FileSystemTests", dependencies: ["FileSystem", "TestSupport",
                                                           .product(name: "SystemPackage", package: "swift-system")]),
         // TablesTests also reads each format library's anomaly catalogue (conventions §3.2).

@@ -37,4 +37,13 @@ static inline hid_t bb_H5P_DATASET_XFER(void) { return H5P_DATASET_XFER; }
 
 /// Silences HDF5's automatic error stack printing; the Swift wrapper reports errors itself.
 static inline void bb_H5_silence_errors(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
+
+/// The same for the calling thread, once per thread (a thread-safe HDF5 keeps the setting per thread).
+static inline void bb_H5_silence_errors_on_this_thread(void) {
+    static __thread int silenced;
+    if (!silenced) {
+        H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+        silenced = 1;
+    }
+}
 #endif

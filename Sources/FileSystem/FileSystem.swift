@@ -15,7 +15,11 @@ import SystemPackage
 ///   destination, which is then either the old file or the new one, never a part;
 /// - ``create(_:)``, ``write(_:to:path:)``, ``sync(_:path:)``, ``close(_:path:)`` and
 ///   ``rename(_:to:)``: the single steps, for writers that stream;
-/// - ``message(_:)``: the system's text for an error number, for the errors of calls made elsewhere.
+/// - ``message(_:)``: the system's text for an error number, for the errors of calls made elsewhere;
+/// - ``removeOnSignal(_:isFolder:)`` and ``deferringSignals(_:)``: temporaries removed when SIGINT, SIGTERM or
+///   SIGHUP stops the process, and commits that such a signal does not cut (`SignalCleanup.swift`);
+/// - ``staleTemporaries(of:includingOwn:)``: the temporaries of killed runs, for the next run to remove;
+/// - ``FileLock``: one run at a time per output.
 ///
 /// Paths are swift-system `FilePath`s, open files `FileDescriptor`s and error numbers `Errno`s; `fsync(2)` and
 /// `rename(2)`, which swift-system does not wrap, are called here and nowhere else.
@@ -41,6 +45,8 @@ public enum FileSystem {
     /// over `path`. On failure `path` is untouched, the temporary file is removed, and the error names `path`.
     public static func replaceAtomically(_ path: FilePath, with bytes: some Sequence<UInt8>) throws(FileSystemError) {
         let temporary = temporarySibling(of: path)
+        let cleanup = removeOnSignal(temporary)
+        defer { cleanup.end() }
         var file: FileDescriptor?
         do throws(FileSystemError) {
             let open = try create(temporary)
@@ -49,7 +55,7 @@ public enum FileSystem {
             try sync(open, path: temporary)
             file = nil
             try close(open, path: temporary)
-            try rename(temporary, to: path)
+            try deferringSignals { () throws(FileSystemError) in try rename(temporary, to: path) }
         } catch {
             try? file?.close()
             unlink(temporary.string)

@@ -10,6 +10,9 @@ public struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertib
         case sync = "cannot flush to disk"
         case close = "cannot close"
         case rename = "cannot move into place"
+        case lock = "cannot lock"
+        case open = "cannot open"
+        case read = "cannot read"
     }
 
     /// The file the call was about (for a rename, the destination).

@@ -19,6 +19,8 @@ public enum MYNDError: Error, Equatable, CustomStringConvertible {
     case readerProcess(message: String)
     /// No input was a questionnaire or a recording: every file read was set aside.
     case nothingToRead(setAside: [Anomaly])
+    /// An HDF5 recording given as a pipe (or another stream): libhdf5 needs a file it can seek in.
+    case notSeekable(file: String)
 
     public var description: String {
         switch self {
@@ -46,6 +48,9 @@ public enum MYNDError: Error, Equatable, CustomStringConvertible {
             return "nothing to read: no MYND questionnaire or recording among the inputs; \(setAside.count) file\(setAside.count == 1 ? "" : "s") set aside\(example)"
         case .readerProcess(let message):
             return message
+        case .notSeekable(let file):
+            return "\(file): an HDF5 recording is read by seeking in the file, and this is a pipe or another stream; "
+                + "save it to a file and give that file's path"
         }
     }
 }

@@ -93,6 +93,9 @@ public struct MYNDProtocolCheck: InputFormat {
 }
 
 extension MYNDError: ReportableError {
-    public var exitCode: SysExit { .dataError }
+    /// 66 for a recording that cannot be read as given (a pipe), 65 for every fault of a file's content.
+    public var exitCode: SysExit {
+        if case .notSeekable = self { .noInput } else { .dataError }
+    }
     public var message: String { description }
 }

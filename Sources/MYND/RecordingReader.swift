@@ -1,3 +1,4 @@
+import Foundation
 import HDF5
 
 /// Reads a MYND recording (`r_*.hdf`) from its path. ``inProcess`` opens it with libhdf5 here; a tool that must
@@ -9,9 +10,12 @@ public struct RecordingReader: Sendable {
         body = read
     }
 
-    /// Reads the recording at `path` (also the name its rows and anomalies carry).
+    /// Reads the recording at `path` (also the name its rows and anomalies carry). libhdf5 reads a file by seeking
+    /// in it: a pipe, a process substitution or a device is refused (``MYNDError/notSeekable(file:)``, exit 66).
     public func read(_ path: String) throws(MYNDError) -> MYNDRecording {
-        try body(path)
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG { throw .notSeekable(file: path) }
+        return try body(path)
     }
 
     /// Opens the file with libhdf5 in this process and reads the layout of §3.

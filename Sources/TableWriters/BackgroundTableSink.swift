@@ -1,4 +1,5 @@
 import Dispatch
+import HDF5
 import Synchronization
 import Tables
 
@@ -7,7 +8,7 @@ import Tables
 ///
 /// At most `depth` batches wait at a time, so memory stays bounded. The wrapped sink is only ever called from
 /// the one serial queue, one call at a time: safe for HDF5 as long as the tool makes no HDF5 calls of its own
-/// meanwhile. The first error is kept and thrown by the next call; later batches are then dropped unwritten.
+/// meanwhile (HDF5's error printing is turned off on the writer's threads: errors are reported as one line). The first error is kept and thrown by the next call; later batches are then dropped unwritten.
 final class BackgroundTableSink: TableSink, @unchecked Sendable {
     // @unchecked: `sink` is touched only on `queue`; `failure` is behind a mutex.
     private let sink: TableSink
@@ -31,6 +32,7 @@ final class BackgroundTableSink: TableSink, @unchecked Sendable {
     /// Waits for every batch, then finishes the files on the writer's queue.
     func finish(provenance: Provenance) throws(TableOutputError) {
         let result: Result<Void, TableOutputError> = queue.sync {
+            HDF5Library.silenceErrorsOnThisThread()
             if let error = failure.withLock({ $0 }) { return .failure(error) }
             do throws(TableOutputError) { try sink.finish(provenance: provenance) } catch { return .failure(error) }
             return .success(())
@@ -46,6 +48,8 @@ final class BackgroundTableSink: TableSink, @unchecked Sendable {
         slots.wait()
         queue.async { [self] in
             defer { slots.signal() }
+            // The queue's blocks run on threads of Dispatch's pool: each keeps HDF5 quiet on its own.
+            HDF5Library.silenceErrorsOnThisThread()
             guard failure.withLock({ $0 == nil }) else { return }
             do throws(TableOutputError) { try work(sink) } catch {
                 failure.withLock { $0 = error }

@@ -1,4 +1,5 @@
 import HDF5
+import SystemPackage
 import Tables
 
 /// Writes tables into one HDF5 file: a group per table, an extendible 1-D dataset per column (conventions §2),
@@ -19,6 +20,12 @@ final class HDF5TableWriter: TableSink {
     private var tables: [String: TableEntry] = [:]
     private var order: [String] = []
 
+    /// The reason of an HDF5 failure in one line: the system's when there is one (`No space left on device`), else
+    /// HDF5's innermost message.
+    static func reason(_ error: HDF5Error) -> String {
+        error.systemError.map { Errno(rawValue: $0).description } ?? error.description
+    }
+
     /// Rows per chunk for a table whose first batch has `rows` rows.
     static func chunkRows(forFirstBatch rows: Int) -> Int { min(max(rows, 4096), 65_536) }
 
@@ -26,7 +33,7 @@ final class HDF5TableWriter: TableSink {
         self.path = path
         self.compression = compression
         do { file = try HDF5File.create(path: path) } catch {
-            throw .cannotCreate(path: path, reason: error.description)
+            throw .cannotCreate(path: path, reason: HDF5TableWriter.reason(error))
         }
     }
 
@@ -47,7 +54,7 @@ final class HDF5TableWriter: TableSink {
             entry.rows += batch.rowCount
             tables[batch.name] = entry
         } catch {
-            throw .io(path: path, reason: error.description)
+            throw .io(path: path, reason: HDF5TableWriter.reason(error))
         }
     }
 
@@ -109,7 +116,7 @@ final class HDF5TableWriter: TableSink {
             if let description = array.description { try dataset.setAttribute("description", .string(description)) }
             arrays.append(dataset)
         } catch {
-            throw .io(path: path, reason: error.description)
+            throw .io(path: path, reason: HDF5TableWriter.reason(error))
         }
     }
 
@@ -138,7 +145,7 @@ final class HDF5TableWriter: TableSink {
             arrays.removeAll()
             try file.flush()
         } catch {
-            throw .io(path: path, reason: error.description)
+            throw .io(path: path, reason: HDF5TableWriter.reason(error))
         }
     }
 }

@@ -23,7 +23,10 @@ public enum PreviousOutput {
         switch destination {
         case .hdf5(let path):
             guard let kind = kind(of: path) else { return }
-            guard kind == .file else { throw .foreignFile(path: path, reason: "is a folder, not an HDF5 file") }
+            guard kind == .file else {
+                throw .foreignFile(path: path, reason: kind == .folder ? "is a folder, not an HDF5 file"
+                                   : "is not a regular file (a symbolic link, a pipe or a device), not an HDF5 output")
+            }
             guard isBrainBatchHDF5(path) else {
                 throw .foreignFile(path: path, reason: "exists and is not an HDF5 output of a BrainBatch tool")
             }

@@ -17,6 +17,8 @@ public enum TableOutputError: Error, Equatable, Sendable, CustomStringConvertibl
     case foreignFile(path: String, reason: String)
     /// The destination folder holds an input of the run: sysexits 73.
     case holdsInput(folder: String, input: String)
+    /// Another run is writing the same output (it holds the output's lock): sysexits 73.
+    case busy(path: String, pid: Int32?)
 
     public var description: String {
         switch self {
@@ -32,6 +34,8 @@ public enum TableOutputError: Error, Equatable, Sendable, CustomStringConvertibl
             "\(path): \(reason); a BrainBatch tool never removes or overwrites a file it did not write (choose another -o, or move the file away)"
         case .holdsInput(let folder, let input):
             "\(folder): the output folder holds the input \(input); choose an output folder apart from the inputs"
+        case .busy(let path, let pid):
+            "\(path): another run\(pid.map { " (pid \($0))" } ?? "") is writing this output; wait until it ends, or choose another -o"
         }
     }
 }

@@ -1,76 +1,216 @@
 import FileSystem
 import Foundation
+import SystemPackage
 import Tables
 import TableWriters
 
 /// Reading inputs, at the edge: whole files for text formats, chunks for large binary ones; either way each
-/// file is read once and hashed for the provenance as it is read.
+/// file is read once, by its content (to its end, whatever `stat` says), and hashed for the provenance as it is
+/// read.
+///
+/// Symbolic links are followed (DataLad and git-annex datasets are links into `.git/annex`), and an input need not
+/// be a regular file: a named pipe, `/dev/stdin`, a process substitution (`<(zcat x.gz)`) or a device is read like
+/// a file, once. A format that needs the size before it reads (``InputSource/size()``: `bt-decode`'s decoder tells a
+/// truncated tail by it) gets a pipe copied first into an unnamed temporary file in `$TMPDIR` (removed from the
+/// folder at once, so nothing is left behind), then read from there.
 public enum InputFile {
-    /// Checks that a path names a readable regular file (exit 66 otherwise).
-    public static func checkReadable(_ path: String) throws(ToolError) {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw .unreadable(path: path, reason: "no such file")
+    /// Opens `path` for reading, links followed: exit 66 when it is missing, not readable or a folder.
+    static func open(_ path: String) throws(ToolError) -> FileDescriptor {
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+        } catch {
+            let code = error as? Errno ?? .ioError
+            throw .unreadable(path: path, reason: code == .noSuchFileOrDirectory ? "no such file"
+                              : code == .permissionDenied ? "permission denied" : FileSystem.message(code))
         }
-        if isFolder.boolValue { throw .unreadable(path: path, reason: "is a folder, not a file") }
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw .unreadable(path: path, reason: "permission denied")
+        var info = stat()
+        if fstat(file.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            try? file.close()
+            throw .unreadable(path: path, reason: "is a folder, not a file")
+        }
+        return file
+    }
+
+    /// Whether an open file is a regular file (else a pipe, a socket or a device: read once, to its end).
+    static func isRegular(_ file: FileDescriptor) -> Bool {
+        var info = stat()
+        return fstat(file.rawValue, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// Reads into `buffer` until it is full or the file ends (a pipe gives its bytes in pieces); returns the
+    /// bytes read.
+    static func readFully(_ file: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer,
+                          path: String) throws(ToolError) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let count: Int
+            do { count = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])) } catch {
+                throw .unreadable(path: path, reason: FileSystem.message(error as? Errno ?? .ioError))
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        return filled
+    }
+
+    /// Reads an open file from where it stands to its end.
+    static func readAll(_ file: FileDescriptor, path: String) throws(ToolError) -> Data {
+        var info = stat()
+        let expected = fstat(file.rawValue, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0
+        var data = Data(capacity: expected)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1 << 16, min(expected + 1, 1 << 24)),
+                                                            alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try readFully(file, into: buffer, path: path)
+            data.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            if count < buffer.count { return data }
         }
     }
 
     /// Reads a whole file, returning its bytes and its provenance record.
     public static func read(_ path: String) throws(ToolError) -> (contents: Data, record: InputRecord) {
-        try checkReadable(path)
-        do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            return (data, InputRecord(path: path, contents: data))
-        } catch {
-            throw .unreadable(path: path, reason: error.localizedDescription)
-        }
+        let file = try open(path)
+        defer { try? file.close() }
+        let data = try readAll(file, path: path)
+        return (data, InputRecord(path: path, contents: data))
     }
 
     /// Streams a file in chunks of `chunkSize` bytes to `body`, hashing it on the way (on another thread).
     public static func stream(_ path: String, chunkSize: Int = 1 << 20,
                               _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> InputRecord {
-        try checkReadable(path)
-        guard let file = fopen(path, "rb") else {
-            throw ToolError.unreadable(path: path, reason: FileSystem.message(FileSystem.lastError))
-        }
-        defer { fclose(file) }
+        let file = try open(path)
+        defer { try? file.close() }
+        return try stream(file, path: path, chunkSize: chunkSize, body)
+    }
+
+    /// Streams an open file from where it stands (see ``stream(_:chunkSize:_:)``).
+    static func stream(_ file: FileDescriptor, path: String, chunkSize: Int,
+                       _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> InputRecord {
         // Hashing runs beside `body`, on the chunk before or the same one: SHA-256 is a tenth of decoding a capture.
         let hasher = BackgroundInputHasher(chunkSize: chunkSize)
+        var failure: ToolError?
         while true {
-            let count = try hasher.nextChunk(read: { fread($0.baseAddress, 1, chunkSize, file) }, body)
-            if count < chunkSize {
-                if ferror(file) != 0 { throw ToolError.unreadable(path: path, reason: "read error") }
-                break
-            }
+            let count = try hasher.nextChunk(read: { buffer in
+                do throws(ToolError) { return try readFully(file, into: buffer, path: path) } catch {
+                    failure = error
+                    return 0
+                }
+            }, body)
+            if let failure { throw failure }
+            if count < chunkSize { break }
         }
         return hasher.record(path: path)
     }
 
-    /// The size in bytes of the file `path` names, a symbolic link followed.
+    /// The size in bytes of the file `path` names, a symbolic link followed (0 for a pipe: see
+    /// ``reader(for:progress:recording:)``, which copies a pipe first when the size is asked for).
     public static func size(_ path: String) throws(ToolError) -> Int {
-        try checkReadable(path)
+        let file = try open(path)
+        defer { try? file.close() }
         var info = stat()
-        guard stat(path, &info) == 0 else { throw .unreadable(path: path, reason: "cannot stat") }
+        guard fstat(file.rawValue, &info) == 0 else { throw .unreadable(path: path, reason: "cannot stat") }
         return Int(info.st_size)
     }
 
+    /// An input opened once for a format that asks its size, then streams it: a regular file is read in place
+    /// (its size from the open file); anything else is first copied to an unnamed temporary file, whose length is
+    /// the size.
+    final class Opened {
+        let path: String
+        private(set) var file: FileDescriptor?
+        private(set) var size = 0
+
+        init(path: String) { self.path = path }
+
+        deinit { try? file?.close() }
+
+        /// Opens the input (once) and returns its size in bytes.
+        func open() throws(ToolError) -> Int {
+            if file != nil { return size }
+            let opened = try InputFile.open(path)
+            var info = stat()
+            if fstat(opened.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+                file = opened
+                size = Int(info.st_size)
+                return size
+            }
+            defer { try? opened.close() }
+            let spool = try InputFile.spool(opened, path: path)
+            file = spool.file
+            size = spool.size
+            return size
+        }
+
+        /// Takes the open file (the caller closes it), or `nil` when ``open()`` was not called.
+        func take() -> FileDescriptor? {
+            defer { file = nil }
+            return file
+        }
+    }
+
+    /// Copies a pipe (or any file read once) to an unnamed temporary file in `$TMPDIR` (or `/tmp`), returning that
+    /// file, rewound, and the bytes copied.
+    static func spool(_ source: FileDescriptor, path: String) throws(ToolError) -> (file: FileDescriptor, size: Int) {
+        let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(folder)/.brainbatch-input-XXXXXX".utf8CString)
+        let raw = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard raw >= 0 else {
+            throw .unreadable(path: path, reason: "cannot make a temporary copy of this stream in \(folder): "
+                              + FileSystem.message(FileSystem.lastError))
+        }
+        // Unnamed from the start: nothing is left behind, whatever ends the run.
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        _ = fcntl(raw, F_SETFD, FD_CLOEXEC)
+        let copy = FileDescriptor(rawValue: raw)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var total = 0
+        do throws(ToolError) {
+            while true {
+                let count = try readFully(source, into: buffer, path: path)
+                if count == 0 { break }
+                do { _ = try copy.writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) } catch {
+                    throw ToolError.unreadable(path: path, reason: "cannot make a temporary copy of this stream in \(folder): "
+                                               + FileSystem.message(error as? Errno ?? .ioError))
+                }
+                total += count
+            }
+            guard lseek(raw, 0, SEEK_SET) == 0 else {
+                throw ToolError.unreadable(path: path, reason: FileSystem.message(FileSystem.lastError))
+            }
+        } catch {
+            try? copy.close()
+            throw error
+        }
+        return (copy, total)
+    }
+
     /// How a format reads `path` in a run: each read reports its bytes to `progress` and its provenance record to
-    /// `recording`; a companion file that does not exist is `nil`.
+    /// `recording`; a companion file that does not exist is `nil`. The input is opened once: a format that asks the
+    /// size and then streams reads the same open file (for a pipe, its temporary copy).
     public static func reader(for path: String, progress: ProgressBar,
                               recording: @escaping (InputRecord) -> Void) -> InputSource.Reader {
-        InputSource.Reader(
+        let opened = Opened(path: path)
+        return InputSource.Reader(
             contents: {
-                let (data, record) = try read(path)
+                let data: Data
+                if let file = opened.take() {
+                    defer { try? file.close() }
+                    data = try readAll(file, path: path)
+                } else {
+                    data = try read(path).contents
+                }
                 progress.advance(bytes: data.count)
-                recording(record)
+                recording(InputRecord(path: path, contents: data))
                 return data
             },
-            size: { try size(path) },
+            size: { try opened.open() },
             stream: { chunkSize, body in
-                recording(try stream(path, chunkSize: chunkSize) { chunk in
+                let file = try opened.take() ?? open(path)
+                defer { try? file.close() }
+                recording(try stream(file, path: path, chunkSize: chunkSize) { chunk in
                     try body(chunk)
                     progress.advance(bytes: chunk.count)
                 })

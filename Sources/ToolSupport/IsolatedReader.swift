@@ -41,7 +41,9 @@ public struct IsolatedReader: Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
+        // `/dev/stdin` names this process's standard input: the child reads it through its own, the same file.
+        process.standardInput = ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].contains(path)
+            ? FileHandle.standardInput : FileHandle.nullDevice
         do { try process.run() } catch {
             throw .badInput("\(path): cannot start a reader process for this \(what): \(error.localizedDescription)")
         }

@@ -54,19 +54,25 @@ public struct OutputOptions: ParsableArguments {
         try OutputDestination.resolve(path: output, format: format, table: table, tableNames: tableNames)
     }
 
-    /// Checks, before any input is read, that the output can be written: a clear destination (exit 64), no input
-    /// given twice (64), a destination that is no input and holds none (73), an existing folder to write into and
-    /// nothing there a BrainBatch tool did not write (73).
-    public func checkDestination(tableNames: [String], inputs: [String]) throws(TableOutputError) {
+    /// Checks, before any input is read, that the output can be written, and takes its lock: a clear destination
+    /// (exit 64), no input given twice (64), a destination that is no input and holds none (73), an existing folder
+    /// to write into, no other run writing the same output (73), and nothing there a BrainBatch tool did not write
+    /// (73). Taking the lock removes what killed runs left there (``OutputLock``). Hold the lock until the run ends.
+    /// `found` are the files found in folders given as inputs, checked against the destination like the inputs.
+    @discardableResult
+    public func checkDestination(tableNames: [String], inputs: [String],
+                                 found: [String] = []) throws(TableOutputError) -> OutputLock {
         let destination = try destination(tableNames: tableNames)
         try InputList.checkDistinct(inputs)
-        try PreviousOutput.checkApart(destination, from: inputs)
+        try PreviousOutput.checkApart(destination, from: inputs + found)
         let parent = (destination.trimmedPath as NSString).deletingLastPathComponent
         if !InputFolder.isFolder(parent.isEmpty ? "." : parent) {
             throw .cannotCreate(path: destination.path, reason: "folder \(parent) does not exist")
         }
+        let lock = try OutputLock.acquire(for: destination)
         try PreviousOutput.checkReplaceable(destination)
-        if let report { try checkReport(report, destination: destination, inputs: inputs) }
+        if let report { try checkReport(report, destination: destination, inputs: inputs + found) }
+        return lock
     }
 
     /// Checks that the report can be written (before any input is read, and again just before writing it): apart
@@ -83,14 +89,15 @@ public struct OutputOptions: ParsableArguments {
     }
 
     /// Opens the output for the tool's tables: refuses an unclear destination (exit 64), an input given twice
-    /// (64), a destination that is an input or a folder that holds one (73), and one that holds files no
-    /// BrainBatch tool wrote (73); `inBackground` as in
-    /// ``TableOutput/init(destination:tableNames:compression:inBackground:)``.
-    public func open(tableNames: [String], inputs: [String], inBackground: Bool = false) throws(TableOutputError) -> TableOutput {
+    /// (64), a destination that is an input or a folder that holds one (73), another run writing it (73), and one
+    /// that holds files no BrainBatch tool wrote (73); `inBackground` and `lock` as in
+    /// ``TableOutput/init(destination:tableNames:compression:inBackground:lock:)``.
+    public func open(tableNames: [String], inputs: [String], inBackground: Bool = false,
+                     lock: OutputLock? = nil) throws(TableOutputError) -> TableOutput {
         let destination = try destination(tableNames: tableNames)
         try InputList.checkDistinct(inputs)
         try PreviousOutput.checkApart(destination, from: inputs)
         return try TableOutput(destination: destination, tableNames: tableNames, compression: compression,
-                               inBackground: inBackground)
+                               inBackground: inBackground, lock: lock)
     }
 }

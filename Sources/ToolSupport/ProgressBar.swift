@@ -18,10 +18,12 @@ public final class ProgressBar {
         enabled = !quiet && isatty(STDERR_FILENO) == 1
     }
 
-    /// A bar over the given input files, their sizes read from the file system (unreadable ones count 0).
+    /// A bar over the given input files, their sizes read from the file system, links followed (unreadable
+    /// ones and pipes count 0).
     public convenience init(inputs: [String], quiet: Bool) {
         let bytes = inputs.reduce(0) { total, path in
-            total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+            var info = stat()
+            return total + (stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0)
         }
         self.init(totalFiles: inputs.count, totalBytes: bytes, quiet: quiet)
     }

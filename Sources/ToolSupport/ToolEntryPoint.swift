@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileSystem
 import Foundation
 
 extension ParsableCommand {
@@ -6,9 +7,12 @@ extension ParsableCommand {
     /// (a missing argument, an unknown option, a value `validate()` refuses) is one line on stderr like every other
     /// failure, `<tool>: error: … (see '<tool> --help')`, with exit 64 (conventions §3.3); `--help` and
     /// `--version` print as ArgumentParser prints them; a failure of `run()` has already been reported by the
-    /// ``ToolRunner`` and only sets the exit code.
+    /// ``ToolRunner`` and only sets the exit code. Temporaries are removed when a signal stops the run
+    /// (``FileSystem/removeTemporariesOnSignals()``).
     public static func mainAsTool() -> Never {
         let tool = configuration.commandName ?? CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent } ?? "tool"
+        // A run stopped by SIGINT, SIGTERM or SIGHUP removes its temporaries and ends by that signal.
+        FileSystem.removeTemporariesOnSignals()
         do {
             var command = try parseAsRoot()
             try command.run()

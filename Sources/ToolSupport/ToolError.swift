@@ -33,7 +33,7 @@ public enum ToolError: ReportableError, Equatable {
 extension TableOutputError: ReportableError {
     public var exitCode: SysExit {
         switch self {
-        case .cannotCreate, .outputIsInput, .foreignFile, .holdsInput: .cannotCreate
+        case .cannotCreate, .outputIsInput, .foreignFile, .holdsInput, .busy: .cannotCreate
         case .io: .ioError
         case .usage, .tableNameNeeded, .unknownTable: .usage
         }

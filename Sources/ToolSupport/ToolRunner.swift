@@ -35,8 +35,9 @@ public struct ToolRunner {
 
     /// Reads `inputs` with `format` and writes its tables to the output the options name.
     ///
-    /// The destination is checked before any input is read; a streaming format's output is opened then, any
-    /// other's only once every input is read. Each input is read on its own: without `--keep-going` the first
+    /// The destination is checked and locked before any input is read (a second run writing the same output is
+    /// refused, exit 73); files found in folders are checked against it too. A streaming format's output is opened
+    /// then, any other's only once every input is read. Each input is read on its own: without `--keep-going` the first
     /// failure ends the run, with it the rest go on and the failures are listed at the end (exit 65); when no
     /// input could be read nothing is written, so an earlier output stays. `extraInputs` are files the options
     /// named (definitions, code tables) for the provenance; `sideOutput` writes files besides the tables.
@@ -65,10 +66,13 @@ public struct ToolRunner {
             if output.report != nil && reporter == nil {
                 throw TableOutputError.usage("--report: \(diagnostics.tool) draws no report")
             }
-            try output.checkDestination(tableNames: format.tableNames, inputs: inputs)
+            _ = try output.destination(tableNames: format.tableNames)
+            let sources = try InputFolder.expand(inputs, walkingFolders: format.readsFolders)
+            let found = sources.map(\.path) == inputs ? [] : sources.map(\.path)
+            let lock = try output.checkDestination(tableNames: format.tableNames, inputs: inputs, found: found)
+            defer { lock.release() }
             var out = format.streamsTables
-                ? try output.open(tableNames: format.tableNames, inputs: inputs, inBackground: true) : nil
-            let sources = InputFolder.expand(inputs, walkingFolders: format.readsFolders)
+                ? try output.open(tableNames: format.tableNames, inputs: inputs, inBackground: true, lock: lock) : nil
             let folders = Dictionary(sources.map { ($0.path, $0.folder) }, uniquingKeysWith: { first, _ in first })
             let progress = ProgressBar(inputs: sources.map(\.path), quiet: output.quiet)
             var records = InputRecords(extraInputs)
@@ -94,7 +98,7 @@ public struct ToolRunner {
             let result = try format.tables(parsed)
             report(result)
             try sideOutput?.check(parsed)
-            if out == nil { out = try output.open(tableNames: format.tableNames, inputs: inputs) }
+            if out == nil { out = try output.open(tableNames: format.tableNames, inputs: inputs, lock: lock) }
             guard let out else { return }
             for table in result.tables { try out.write(table) }
             for array in result.arrays { try out.writeArray(array) }

@@ -111,6 +111,9 @@ struct BTSynth: ParsableCommand {
             do { synthesizer = try CaptureSynthesizer(settings) } catch let error as SynthSettingsError { throw ToolError.usage(error.message) }
             // Never over a capture bt-synth did not write: an existing one must be listed, unchanged, in its truth.
             let sidecar = output + ".truth.json"
+            // One run at a time per capture; what killed runs left beside it is removed.
+            let lock = try OutputLock.acquire(forFiles: [output, sidecar])
+            defer { lock.release() }
             try PreviousOutput.checkReplaceable(file: output, sidecar: sidecar, provenanceKey: "provenance")
             let (bytes, truth) = synthesizer.synthesize()
             var provenance = runner.provenance(inputs: [], parametersJSON: Provenance.encodeParameters(settings))

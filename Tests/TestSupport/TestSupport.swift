@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Helpers shared by the test targets: temporary folders, the real-data folder, and Python cross-checks.
@@ -42,6 +43,12 @@ public enum TestSupport {
             if !isFolder.boolValue { result[path] = try Data(contentsOf: url) }
         }
         return result
+    }
+
+    /// The SHA-256 (lowercase hex) of every file under `folder` (hidden ones too), by path relative to it: what a
+    /// test compares to show that a run left a folder's files as they were.
+    public static func sha256s(under folder: URL) throws -> [String: String] {
+        try files(under: folder).mapValues { SHA256.hash(data: $0).map { String(format: "%02x", $0) }.joined() }
     }
 
     /// The result of running a process.
