@@ -66,7 +66,8 @@ public struct ToolRunner {
             try sideOutput?.check(parsed)
             if out == nil { out = try output.open(tableNames: format.tableNames, inputs: inputs) }
             guard let out else { return }
-            for table in result.tables { try out.write(table) }
+            // Each batch is made as it is written and freed before the next is made.
+            try result.batches.forEach { try out.write($0) }
             for array in result.arrays { try out.writeArray(array) }
             let provenance = provenance(inputs: records.list, parametersJSON: Provenance.encodeParameters(format.options))
             try out.commit(provenance: provenance)
