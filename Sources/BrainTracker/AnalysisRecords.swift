@@ -64,7 +64,7 @@ public struct SessionRecord: Sendable, Equatable {
 public struct RTAnalysis: Sendable {
     public var sourceFile: String
     public var format: ResultsFormat
-    public var trials: [TrialRecord]
+    public var trials: TrialRecords
     public var sessions: [SessionRecord]
     public var anomalies: [Anomaly]
 }

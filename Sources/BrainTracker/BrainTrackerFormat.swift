@@ -40,24 +40,34 @@ public struct BrainTrackerFormat: InputFormat {
                          options: options.analysis, skipBadLines: options.skipBadLines)
     }
 
+    /// The tables in order, a batch per input, the trials made in slices of ``TableBatchJoiner/rows`` as they
+    /// are written.
     public func tables(_ parsed: [RTAnalysis]) -> FormatOutput {
         let anomalies = parsed.flatMap(\.anomalies)
-        return FormatOutput(tables: parsed.map(BrainTrackerTables.trials) + parsed.map(BrainTrackerTables.sessions)
-                                + [.anomalies(anomalies)],
-                            anomalies: anomalies)
+        let batches = TableBatches { emit in
+            for analysis in parsed {
+                for rows in TableBatchJoiner.slices(of: analysis.trials.count) {
+                    try emit(BrainTrackerTables.trials(analysis, rows: rows))
+                }
+            }
+            for analysis in parsed { try emit(BrainTrackerTables.sessions(analysis)) }
+            try emit(.anomalies(anomalies))
+        }
+        return FormatOutput(batches: batches, anomalies: anomalies)
     }
 
     /// Whether a text is Seth Roberts' R export: its first line starts with `"when","condition"` or
     /// `"","when","condition"` (spec §9).
     public static func detectFormat(_ text: TextLines) -> ResultsFormat {
-        let first = text.lines.first?.text ?? ""
+        let first = text.firstLine?.text ?? ""
         return first.hasPrefix("\"when\",\"condition\"") || first.hasPrefix("\"\",\"when\",\"condition\"") ? .sethR : .brt
     }
 
     /// Reads and analyses one input's bytes. `format` `nil` detects it.
-    public static func analyze(_ data: Data, sourceFile: String, format: ResultsFormat?, options: SessionAnalysisOptions,
-                               skipBadLines: Bool) throws(BrainTrackerError) -> RTAnalysis {
-        let text = TextLines(data)
+    public static func analyze(_ data: consuming Data, sourceFile: String, format: ResultsFormat?,
+                               options: SessionAnalysisOptions, skipBadLines: Bool) throws(BrainTrackerError) -> RTAnalysis {
+        // The text holds the bytes until the rows are read; the analysis keeps only what its tables need.
+        var text = TextLines(consume data)
         guard !text.isBlank else { throw .noData(file: sourceFile) }
         let detected = detectFormat(text)
         let chosen = format ?? detected
@@ -65,7 +75,8 @@ public struct BrainTrackerFormat: InputFormat {
         case .brt:
             if detected == .sethR { throw .wrongFormat(file: sourceFile, expected: "a BrainTracker results file, found an R export header") }
             let file = try ResultsFile.parse(text, sourceFile: sourceFile, skipBadLines: skipBadLines)
-            return ResultsFileAnalysis.analyze(file, options: options)
+            text = TextLines(Data())
+            return ResultsFileAnalysis.analyze(consume file, options: options)
         case .sethR:
             if detected != .sethR { throw .wrongFormat(file: sourceFile, expected: "the R export header \"when\",\"condition\",…") }
             let export = try SethRExport.parse(text, sourceFile: sourceFile, skipBadLines: skipBadLines)

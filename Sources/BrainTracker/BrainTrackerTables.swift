@@ -5,9 +5,9 @@ public enum BrainTrackerTables {
     /// Every table, in output order.
     public static let names = ["trials", "sessions", "anomalies"]
 
-    /// One row per trial row (§10.1).
-    public static func trials(_ analysis: RTAnalysis) -> Table {
-        let t = analysis.trials
+    /// One row per trial row (§10.1); `rows` of them.
+    public static func trials(_ analysis: RTAnalysis, rows: Range<Int>? = nil) -> Table {
+        let t = (rows ?? analysis.trials.indices).map { analysis.trials[$0] }
         return Table("trials", [
             .string("source_file", t.map { _ in analysis.sourceFile }, description: "the input path as given"),
             .int64("line", t.map(\.line), description: "1-based line of the row (CR, LF and CRLF each end a line)"),

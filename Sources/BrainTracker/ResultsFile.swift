@@ -40,7 +40,7 @@ public struct ResultsRow: Sendable, Equatable {
 /// A parsed results file: its data rows in file order and the oddities met on the way.
 public struct ResultsFile: Sendable {
     public var sourceFile: String
-    public var rows: [ResultsRow]
+    public var rows: ResultsRows
     public var anomalies: [Anomaly]
     /// Whether a header line was found (first non-empty line not a data row).
     public var hasHeader: Bool
@@ -56,11 +56,17 @@ public struct ResultsFile: Sendable {
     public static func parse(_ text: TextLines, sourceFile: String,
                              skipBadLines: Bool) throws(BrainTrackerError) -> ResultsFile {
         guard !text.isBlank else { throw .noData(file: sourceFile) }
-        var parser = ResultsFileParser(sourceFile: sourceFile, skipBadLines: skipBadLines, expectedRows: text.lines.count)
+        var parser = ResultsFileParser(sourceFile: sourceFile, skipBadLines: skipBadLines, expectedRows: text.lineCount)
         if text.decodedAsWindows1252 {
             parser.note(nil, .encoding, "not valid UTF-8; decoded as Windows-1252", raw: nil)
         }
-        for line in text.lines { try parser.read(line) }
+        do {
+            try text.forEachLine { try parser.read($0) }
+        } catch let error as BrainTrackerError {
+            throw error
+        } catch {
+            preconditionFailure("unexpected error \(error)")
+        }
         return try parser.finish()
     }
 }

@@ -6,7 +6,7 @@ struct ResultsFileParser {
     let sourceFile: String
     /// Whether lines without an anchor or with an out-of-range date become `bad-line` anomalies rather than errors.
     let skipBadLines: Bool
-    private(set) var rows: [ResultsRow] = []
+    private(set) var rows: ResultsRows
     private(set) var anomalies: [Anomaly] = []
     /// Whether the first non-empty line is a header.
     private(set) var hasHeader = false
@@ -19,7 +19,7 @@ struct ResultsFileParser {
     init(sourceFile: String, skipBadLines: Bool, expectedRows: Int) {
         self.sourceFile = sourceFile
         self.skipBadLines = skipBadLines
-        rows.reserveCapacity(expectedRows)
+        rows = ResultsRows(capacity: expectedRows)
     }
 
     mutating func note(_ line: Int?, _ code: AnomalyCode, _ message: String, raw: Substring?, location: String? = nil) {
@@ -136,6 +136,7 @@ struct ResultsFileParser {
             guard recognisedHeader else { throw .noData(file: sourceFile) }
             note(nil, .noRecords, "header only: no data rows", raw: nil)
         }
+        rows.finishAdding()
         return ResultsFile(sourceFile: sourceFile, rows: rows, anomalies: anomalies, hasHeader: hasHeader)
     }
 }

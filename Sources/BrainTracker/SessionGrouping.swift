@@ -19,37 +19,53 @@ public enum SessionGrouping {
     /// (`--gap-minutes`). Sessions come back ordered by their first row; the anomalies name every split,
     /// detached or lone session row and aborted session.
     public static func group(_ file: ResultsFile, gapSeconds: Double) -> (sessions: [SessionGroup], anomalies: [Anomaly]) {
-        let rows = file.rows
+        group(file.rows, sourceFile: file.sourceFile, gapSeconds: gapSeconds)
+    }
+
+    /// Groups `rows` of `sourceFile` (``group(_:gapSeconds:)``).
+    static func group(_ rows: ResultsRows, sourceFile: String,
+                      gapSeconds: Double) -> (sessions: [SessionGroup], anomalies: [Anomaly]) {
         var groups: [SessionGroup] = []
         var anomalies: [Anomaly] = []
         func note(_ row: Int, _ code: AnomalyCode, _ message: String) {
-            anomalies.append(Anomaly(sourceFile: file.sourceFile, line: rows[row].line, code: code, message: message,
+            anomalies.append(Anomaly(sourceFile: sourceFile, line: rows.line(at: row), code: code, message: message,
                                      raw: nil))
         }
         var openRuns: [Int] = []        // groups started since the previous session row
         var currentRun: Int?            // the group the previous row (a trial row) extended
-        for (index, row) in rows.enumerated() {
+        // Groups that may still be without a session row, by the ID of their trial rows, in creation order: the
+        // last one of an ID that truly is (those given a session row are dropped from the end when met) is the
+        // run a detached session row belongs to.
+        var openByID: [String: [Int]] = [:]
+        func lastOpen(_ id: String) -> Int? {
+            while let run = openByID[id]?.last {
+                if groups[run].sessionRow == nil, !groups[run].trialRows.isEmpty { return run }
+                openByID[id]?.removeLast()
+            }
+            return nil
+        }
+        for index in rows.indices {
+            let row = rows[index]
             if !row.isSessionRow {
-                if let run = currentRun, let last = groups[run].trialRows.last, rows[last].id == row.id {
+                if let run = currentRun, let last = groups[run].trialRows.last, rows.id(at: last) == row.id {
                     groups[run].trialRows.append(index)
                 } else {
                     groups.append(SessionGroup(trialRows: [index], sessionRow: nil))
                     currentRun = groups.count - 1
                     openRuns.append(groups.count - 1)
+                    openByID[row.id, default: []].append(groups.count - 1)
                 }
                 continue
             }
             defer { currentRun = nil; openRuns = [] }
             if !row.id.isEmpty {
                 if let run = currentRun, groups[run].sessionRow == nil,
-                   let last = groups[run].trialRows.last, rows[last].id == row.id {
+                   let last = groups[run].trialRows.last, rows.id(at: last) == row.id {
                     groups[run].sessionRow = index
-                } else if let run = groups.lastIndex(where: { group in
-                    group.sessionRow == nil && group.trialRows.last.map { rows[$0].id == row.id } == true
-                }) {
+                } else if let run = lastOpen(row.id) {
                     groups[run].sessionRow = index
                     note(index, .sessionRowDetached,
-                         "session row for \(row.id) does not follow its trial rows; attached to the run at line \(rows[groups[run].trialRows[0]].line)")
+                         "session row for \(row.id) does not follow its trial rows; attached to the run at line \(rows.line(at: groups[run].trialRows[0]))")
                 } else {
                     groups.append(SessionGroup(trialRows: [], sessionRow: index))
                     note(index, .sessionWithoutTrials, "session row for \(row.id) has no trial rows (kept as a session of 0 trials)")
@@ -70,7 +86,7 @@ public enum SessionGrouping {
                 var segments: [[Int]] = [[trialRows[0]]]
                 var gaps: [Double] = []
                 for (previous, next) in zip(trialRows, trialRows.dropFirst()) {
-                    let gap = rows[next].time - rows[previous].time
+                    let gap = rows.time(at: next) - rows.time(at: previous)
                     if gap > gapSeconds {
                         segments.append([next])
                         gaps.append(gap)
@@ -86,6 +102,7 @@ public enum SessionGrouping {
                 }
                 for segment in segments.dropFirst() {
                     groups.append(SessionGroup(trialRows: segment, sessionRow: nil))
+                    openByID[rows.id(at: segment[0]), default: []].append(groups.count - 1)
                     if run == pending[pending.count - 1] { lastSegment = groups.count - 1 }
                 }
             }
@@ -96,7 +113,7 @@ public enum SessionGrouping {
         for group in groups where group.sessionRow == nil {
             let first = group.trialRows[0]
             note(first, .abortedSession,
-                 "\(group.trialRows.count) trial row\(group.trialRows.count == 1 ? "" : "s") of \(rows[first].id.isEmpty ? "an unnamed session" : rows[first].id) without a session row (aborted)")
+                 "\(group.trialRows.count) trial row\(group.trialRows.count == 1 ? "" : "s") of \(rows.id(at: first).isEmpty ? "an unnamed session" : rows.id(at: first)) without a session row (aborted)")
         }
         anomalies.sort { ($0.line ?? 0) < ($1.line ?? 0) }
         return (groups, anomalies)

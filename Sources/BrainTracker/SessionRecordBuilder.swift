@@ -5,15 +5,15 @@ import Tables
 /// checked against the recomputed one (§7).
 struct SessionRecordBuilder {
     let sourceFile: String
-    let rows: [ResultsRow]
+    let rows: ResultsRows
     /// Latency per row after unit repair (§6).
     let latency: [Double]
-    /// The app's percentile per trial row.
-    let percentileOfRow: [Int: AppPercentile.Result]
+    /// The counts behind the app's percentile, per row.
+    let percentileOfRow: [AppPercentile.Counts]
     let options: SessionAnalysisOptions
 
     /// The record of session `seq` (1-based); appends its trials to `trials` and its anomalies to `anomalies`.
-    func session(_ group: SessionGroup, seq: Int, trials: inout [TrialRecord],
+    func session(_ group: SessionGroup, seq: Int, trials: inout TrialRecords,
                  anomalies: inout [Anomaly]) -> SessionRecord {
         let start = SessionStart(group: group, rows: rows)
         let offset = utcOffset(start, group: group, anomalies: &anomalies)
@@ -25,7 +25,7 @@ struct SessionRecordBuilder {
         let startUTC = start.startUTC
         var record = SessionRecord(
             sessionSeq: seq, sessionID: start.id, comment: start.comment, startUTC: startUTC,
-            endUTC: group.trialRows.last.map { rows[$0].time }, utcOffsetMin: offset.minutes,
+            endUTC: group.trialRows.last.map(rows.time(at:)), utcOffsetMin: offset.minutes,
             offsetSource: offset.source,
             startLocal: offset.minutes.flatMap { minutes in startUTC.map { CivilTime.iso8601(wallSeconds: $0 + Double(minutes * 60), offsetMinutes: minutes) } },
             nTrials: nTrials, nExpected: nExpected, complete: sessionRow != nil, isWarmup: false,
@@ -49,7 +49,7 @@ struct SessionRecordBuilder {
     func utcOffset(_ start: SessionStart, group: SessionGroup,
                    anomalies: inout [Anomaly]) -> (minutes: Int?, source: String?) {
         guard let stamp = start.stamp, let anchor = start.startUTC else { return (nil, nil) }
-        let sourceLine = (group.sessionRow ?? group.trialRows.first).map { rows[$0].line }
+        let sourceLine = (group.sessionRow ?? group.trialRows.first).map(rows.line(at:))
         switch stamp.decode(anchor: anchor, roundToQuarterHour: !start.rowIsStart) {
         case .offset(let minutes, _):
             if SessionIDStamp.isOdd(offsetMinutes: minutes) {
@@ -75,20 +75,20 @@ struct SessionRecordBuilder {
 
     /// Appends the session's trial records to `trials` and returns the sum of their app percentiles under `rule`.
     func appendTrials(_ group: SessionGroup, seq: Int, rule: ScoreRule, offsetMinutes: Int?,
-                      to trials: inout [TrialRecord]) -> Double {
+                      to trials: inout TrialRecords) -> Double {
         var pctSum = 0.0
         for (position, row) in group.trialRows.enumerated() {
             let trialRow = rows[row]
-            let (p, n) = percentileOfRow[row]?.value(rule) ?? (0, 0)
+            let (p, n) = percentileOfRow[row].value(rule)
             pctSum += p
             let exclusion = options.sethExclusion(latency: latency[row], correct: true, include: true)
+            // The local time is made when the record is read, from the UTC time and the offset.
             trials.append(TrialRecord(
                 line: trialRow.line, rowFormat: trialRow.format, sessionSeq: seq,
                 sessionID: trialRow.id.isEmpty ? nil : trialRow.id, trialIndex: position + 1,
-                timeUTC: trialRow.time,
-                timeLocal: offsetMinutes.map { CivilTime.iso8601(wallSeconds: trialRow.time + Double($0 * 60), offsetMinutes: $0) },
+                timeUTC: trialRow.time, timeLocal: nil,
                 target: trialRow.label, latencyMs: latency[row], correct: true, include: true, validSeth: exclusion == nil, exclusion: exclusion,
-                pctApp: p, pctRule: rule, pctN: n, ptileSeth: nil, ptileStored: nil))
+                pctApp: p, pctRule: rule, pctN: n, ptileSeth: nil, ptileStored: nil), localOffsetMinutes: offsetMinutes)
         }
         return pctSum
     }

@@ -16,7 +16,7 @@ struct SessionStart {
     /// The session row's time when it is the start, else the first trial's (else the session row's).
     var startUTC: Double?
 
-    init(group: SessionGroup, rows: [ResultsRow]) {
+    init(group: SessionGroup, rows: ResultsRows) {
         sessionRow = group.sessionRow.map { rows[$0] }
         firstTrial = group.trialRows.first.map { rows[$0] }
         rawID = firstTrial?.id ?? sessionRow?.id ?? ""

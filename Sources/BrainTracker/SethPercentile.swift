@@ -69,30 +69,41 @@ public enum SethScoring {
     }
 
     /// The percentile of each trial (`nil` when not valid or n < `minimumN`). Trials must come grouped and ordered
-    /// by session for the prospective mode.
-    public static func score(_ trials: [Input], mode: SethMode, window: Int, minimumN: Int) -> [Double?] {
+    /// by session for the prospective mode. Any collection of trials indexed from 0 (a lazy view of stored
+    /// trials, so that no array of them is made).
+    public static func score<Trials: RandomAccessCollection>(_ trials: Trials, mode: SethMode, window: Int,
+                                                             minimumN: Int) -> [Double?]
+    where Trials.Element == Input, Trials.Index == Int {
+        precondition(trials.startIndex == 0, "trials are indexed from 0")
         var result = [Double?](repeating: nil, count: trials.count)
         switch mode {
         case .final:
             var histories: [String: [Double]] = [:]
             for trial in trials where trial.valid && !trial.warmup { histories[trial.label, default: []].append(trial.latency) }
             let set = SethComparisonSet(histories: histories, window: window)
-            for (index, trial) in trials.enumerated() where trial.valid {
+            for index in trials.indices {
+                let trial = trials[index]
+                guard trial.valid else { continue }
                 result[index] = set.percentile(label: trial.label, latency: trial.latency, minimumN: minimumN)
             }
         case .prospective:
             var windows = RollingWindows(window: window)
             var start = 0
-            while start < trials.count {
+            let count = trials.count
+            while start < count {
+                let session = trials[start].session
                 var end = start
-                while end < trials.count, trials[end].session == trials[start].session { end += 1 }
+                while end < count, trials[end].session == session { end += 1 }
                 let set = windows.comparisonSet()
-                for index in start..<end where trials[index].valid {
-                    result[index] = set.percentile(label: trials[index].label, latency: trials[index].latency,
-                                                   minimumN: minimumN)
+                for index in start..<end {
+                    let trial = trials[index]
+                    guard trial.valid else { continue }
+                    result[index] = set.percentile(label: trial.label, latency: trial.latency, minimumN: minimumN)
                 }
-                for index in start..<end where trials[index].valid && !trials[index].warmup {
-                    windows.append(label: trials[index].label, latency: trials[index].latency)
+                for index in start..<end {
+                    let trial = trials[index]
+                    guard trial.valid && !trial.warmup else { continue }
+                    windows.append(label: trial.label, latency: trial.latency)
                 }
                 start = end
             }

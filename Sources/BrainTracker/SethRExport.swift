@@ -174,7 +174,7 @@ public struct SethRExport: Sendable {
     public static func analyze(_ export: SethRExport, options: SessionAnalysisOptions) -> RTAnalysis {
         var seqOfCondition: [String: Int] = [:]
         var conditions: [String] = []
-        var trials: [TrialRecord] = []
+        var trials = TrialRecords()
         var counts: [Int] = []
         for row in export.rows {
             let seq: Int
@@ -194,7 +194,7 @@ public struct SethRExport: Sendable {
                 pctApp: nil, pctRule: nil, pctN: nil, ptileSeth: nil, ptileStored: row.ptileStored))
         }
         var validCounts = [Int](repeating: 0, count: conditions.count)
-        for trial in trials where trial.validSeth { validCounts[trial.sessionSeq - 1] += 1 }
+        for index in trials.indices where trials.isValidSeth(at: index) { validCounts[trials.sessionSeq(at: index) - 1] += 1 }
         var sessions: [SessionRecord] = conditions.enumerated().map { index, condition in
             let start = localISO(condition, withSeconds: false)
             let comment = start == nil ? condition : String(condition.dropFirst(16)).trimmingCharacters(in: .whitespaces)
@@ -207,6 +207,7 @@ public struct SethRExport: Sendable {
                 scoreStored: nil, scoreRecomputed: nil, scoreDelta: nil, scoreMatch: nil, scoreRule: nil,
                 pctAppMean: nil, nValidSeth: 0)
         }
+        trials.finishAdding()
         SessionStatistics.apply(trials: &trials, sessions: &sessions, options: options, format: .sethR)
         return RTAnalysis(sourceFile: export.sourceFile, format: .sethR, trials: trials, sessions: sessions,
                           anomalies: ResultsFileAnalysis.ordered(export.anomalies))

@@ -1,7 +1,15 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An input's text, decoded and split into lines by the terminator rule of spec §1: a line ends at CRLF (one
 /// terminator), CR or LF, mixing allowed; the last line may be unterminated.
+///
+/// The text is not decoded as a whole: one pass over the bytes settles the encoding (UTF-8 with an optional BOM,
+/// else Windows-1252, else UTF-8 with replacement characters) and counts the lines, then ``forEachLine(_:)``
+/// decodes one line at a time. Each line reads exactly as its slice of the whole decoded text did: no character
+/// spans a CR or LF but CR LF itself, which is a terminator.
 public struct TextLines: Sendable {
     /// One line, without its terminator, and its 1-based number.
     public struct Line: Sendable {
@@ -9,55 +17,196 @@ public struct TextLines: Sendable {
         public var text: Substring
     }
 
-    /// The whole decoded text (BOM removed).
-    public let text: String
-    /// The lines in order; an empty last line after a final terminator is not a line.
-    public let lines: [Line]
+    /// How the bytes are decoded.
+    enum Decoding: Sendable { case utf8, windows1252, utf8Replacing }
+
+    private let data: Data
+    /// Where the text starts (after a byte order mark; Foundation also drops a second one from valid UTF-8).
+    private let start: Int
+    private let decoding: Decoding
     /// Whether the bytes were not valid UTF-8 and were decoded as Windows-1252.
     public let decodedAsWindows1252: Bool
     /// How many lines ended with each terminator (`CR`, `LF`, `CRLF`).
     public let terminatorCounts: [String: Int]
+    /// The number of lines; an empty last line after a final terminator is not a line.
+    public let lineCount: Int
 
-    /// Decodes `data` (UTF-8 with an optional BOM, else Windows-1252) and splits it into lines.
+    /// Reads the layout of `data` (UTF-8 with an optional BOM, else Windows-1252).
     public init(_ data: Data) {
-        var bytes = data
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        if let utf8 = String(data: bytes, encoding: .utf8) {
-            text = utf8
-            decodedAsWindows1252 = false
-        } else {
-            text = String(data: bytes, encoding: .windowsCP1252) ?? String(decoding: bytes, as: UTF8.self)
-            decodedAsWindows1252 = true
+        self.data = data
+        var start = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let (valid, counts, lines) = data.withUnsafeBytes { raw in
+            let bytes = UnsafeRawBufferPointer(rebasing: raw[start...])
+            return (TextLines.isValidUTF8(bytes), TextLines.terminators(bytes), TextLines.lineCount(bytes))
         }
+        if valid {
+            // `String(data:encoding: .utf8)`, which read the text before, drops a byte order mark at its start.
+            if data.dropFirst(start).starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+            decoding = .utf8
+        } else {
+            decoding = String(data: data.dropFirst(start), encoding: .windowsCP1252) != nil ? .windows1252 : .utf8Replacing
+        }
+        self.start = start
+        decodedAsWindows1252 = !valid
+        if valid && start == 6 {
+            // The second mark is not text: count again without it.
+            let (counts, lines) = data.withUnsafeBytes { raw in
+                let bytes = UnsafeRawBufferPointer(rebasing: raw[start...])
+                return (TextLines.terminators(bytes), TextLines.lineCount(bytes))
+            }
+            terminatorCounts = counts
+            lineCount = lines
+        } else {
+            terminatorCounts = counts
+            lineCount = lines
+        }
+    }
+
+    /// The whole decoded text (BOM removed).
+    public var text: String {
+        data.withUnsafeBytes { raw in decode(UnsafeRawBufferPointer(rebasing: raw[start...])) }
+    }
+
+    /// The lines in order.
+    public var lines: [Line] {
         var lines: [Line] = []
-        var counts: [String: Int] = [:]
-        let utf8 = text.utf8
-        var start = utf8.startIndex
-        var index = start
-        var number = 1
-        while index < utf8.endIndex {
-            let byte = utf8[index]
-            if byte == 13 || byte == 10 {
-                lines.append(Line(number: number, text: text[start..<index]))
-                number += 1
-                var next = utf8.index(after: index)
-                if byte == 13, next < utf8.endIndex, utf8[next] == 10 {
-                    next = utf8.index(after: next)
-                    counts["CRLF", default: 0] += 1
+        lines.reserveCapacity(lineCount)
+        forEachLine { lines.append($0) }
+        return lines
+    }
+
+    /// The first line, if any.
+    public var firstLine: Line? {
+        var first: Line?
+        forEachLine(while: { first = $0; return false })
+        return first
+    }
+
+    /// Calls `body` with each line in order.
+    public func forEachLine(_ body: (Line) throws -> Void) rethrows {
+        try forEachLine(while: { try body($0); return true })
+    }
+
+    /// Calls `body` with each line in order until it returns `false`.
+    public func forEachLine(while body: (Line) throws -> Bool) rethrows {
+        try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let bytes = UnsafeRawBufferPointer(rebasing: raw[start...])
+            var lineStart = 0
+            var index = 0
+            var number = 1
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == 13 || byte == 10 {
+                    guard try body(Line(number: number, text: Substring(decode(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<index]))))) else { return }
+                    number += 1
+                    index += byte == 13 && index + 1 < bytes.count && bytes[index + 1] == 10 ? 2 : 1
+                    lineStart = index
                 } else {
-                    counts[byte == 13 ? "CR" : "LF", default: 0] += 1
+                    index += 1
                 }
-                index = next
-                start = next
-            } else {
-                index = utf8.index(after: index)
+            }
+            if lineStart < bytes.count {
+                _ = try body(Line(number: number, text: Substring(decode(UnsafeRawBufferPointer(rebasing: bytes[lineStart...])))))
             }
         }
-        if start < utf8.endIndex { lines.append(Line(number: number, text: text[start..<utf8.endIndex])) }
-        self.lines = lines
-        terminatorCounts = counts
     }
 
     /// Whether the text holds nothing but whitespace.
-    public var isBlank: Bool { text.allSatisfy(\.isWhitespace) }
+    public var isBlank: Bool {
+        var blank = true
+        forEachLine(while: { line in
+            blank = line.text.allSatisfy(\.isWhitespace)
+            return blank
+        })
+        return blank
+    }
+
+    /// Some bytes of the text in its encoding.
+    private func decode(_ bytes: UnsafeRawBufferPointer) -> String {
+        switch decoding {
+        case .utf8, .utf8Replacing: String(decoding: bytes, as: UTF8.self)
+        case .windows1252: String(data: Data(bytes), encoding: .windowsCP1252) ?? String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    private static func terminators(_ bytes: UnsafeRawBufferPointer) -> [String: Int] {
+        var cr = 0, lf = 0, crlf = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 13 {
+                if index + 1 < bytes.count, bytes[index + 1] == 10 { crlf += 1; index += 2; continue }
+                cr += 1
+            } else if byte == 10 {
+                lf += 1
+            }
+            index += 1
+        }
+        var counts: [String: Int] = [:]
+        if cr > 0 { counts["CR"] = cr }
+        if lf > 0 { counts["LF"] = lf }
+        if crlf > 0 { counts["CRLF"] = crlf }
+        return counts
+    }
+
+    private static func lineCount(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var count = 0
+        var index = 0
+        var lineStart = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 13 || byte == 10 {
+                count += 1
+                index += byte == 13 && index + 1 < bytes.count && bytes[index + 1] == 10 ? 2 : 1
+                lineStart = index
+            } else {
+                index += 1
+            }
+        }
+        return count + (lineStart < bytes.count ? 1 : 0)
+    }
+
+    /// Whether the bytes are well-formed UTF-8 (as Foundation's UTF-8 decoding judges: no overlong forms, no
+    /// surrogates, nothing above U+10FFFF), without making the string.
+    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            while index + 8 <= count, bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                index += 8
+            }
+            guard index < count else { break }
+            let lead = bytes[index]
+            if lead < 0x80 { index += 1; continue }
+            func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
+                index + offset < count && range.contains(bytes[index + offset])
+            }
+            switch lead {
+            case 0xC2...0xDF:
+                guard continuation(1) else { return false }
+                index += 2
+            case 0xE0:
+                guard continuation(1, 0xA0...0xBF), continuation(2) else { return false }
+                index += 3
+            case 0xE1...0xEC, 0xEE...0xEF:
+                guard continuation(1), continuation(2) else { return false }
+                index += 3
+            case 0xED:
+                guard continuation(1, 0x80...0x9F), continuation(2) else { return false }
+                index += 3
+            case 0xF0:
+                guard continuation(1, 0x90...0xBF), continuation(2), continuation(3) else { return false }
+                index += 4
+            case 0xF1...0xF3:
+                guard continuation(1), continuation(2), continuation(3) else { return false }
+                index += 4
+            case 0xF4:
+                guard continuation(1, 0x80...0x8F), continuation(2), continuation(3) else { return false }
+                index += 4
+            default:
+                return false
+            }
+        }
+        return true
+    }
 }

@@ -46,7 +46,7 @@ public struct InteractLogFormat: InputFormat {
     public init(options: Options = Options()) { self.options = options }
 
     public func read(_ input: InputSource) throws -> Parsed {
-        let data = try input.contents()
+        var data = try input.contents()
         if FileNameIdentity.isCompanion(path: input.path) {
             return .companion(path: input.path, text: String(decoding: data, as: UTF8.self),
                               note: Anomaly(sourceFile: input.path, code: InteractLogAnomalies.companion,
@@ -58,10 +58,11 @@ public struct InteractLogFormat: InputFormat {
                                             message: "rows of a Java _strokes.txt/_keys.txt companion file, not a log: skipped"))
         }
         let log = try ParsedLog.parse(data, sourceFile: input.path, skipBadLines: options.skipBadLines)
+        data = Data()  // the log holds what it needs; the file's bytes go before the analysis
         // The iPad app's InteractLog.json beside the log, when there is one (an unreadable one is left out, as
         // a missing one is: the log's own rows do not depend on it).
         let sidecar = log.program == .ipad ? try? input.companion(at: input.sibling(named: "InteractLog.json")) : nil
-        return .log(TrialAnalysis(log, sidecarJSON: sidecar ?? nil))
+        return .log(TrialAnalysis(consume log, sidecarJSON: sidecar ?? nil))
     }
 
     /// The analysed logs of a run after the checks across logs.
@@ -86,19 +87,31 @@ public struct InteractLogFormat: InputFormat {
         return analyses
     }
 
+    /// The tables in order, each made in slices of every log's rows (``TableBatchJoiner``) as it is written.
     public func tables(_ parsed: [Parsed]) -> FormatOutput {
         let analyses = Self.crossChecked(parsed)
         let skipped = parsed.compactMap { item -> Anomaly? in
             if case .companion(_, _, let note) = item { return note }
             return nil
         }
-        var batches = InteractLogTables.emptyTables().map { [$0] }
-        for analysis in analyses {
-            for (index, table) in InteractLogTables.tables(analysis).enumerated() { batches[index].append(table) }
+        let empty = InteractLogTables.emptyTables()
+        let batches = TableBatches { emit in
+            for index in empty.indices {
+                var joiner = TableBatchJoiner(first: empty[index])
+                for analysis in analyses {
+                    guard let count = InteractLogTables.rowCount(index, analysis) else {
+                        try joiner.add(InteractLogTables.table(index, analysis, rows: 0..<0), emit: emit)
+                        continue
+                    }
+                    for rows in TableBatchJoiner.slices(of: count) where !rows.isEmpty {
+                        try joiner.add(InteractLogTables.table(index, analysis, rows: rows), emit: emit)
+                    }
+                }
+                if index == empty.count - 1 { try joiner.add(Table.anomalies(skipped), emit: emit) }
+                try joiner.finish(emit: emit)
+            }
         }
-        batches[batches.count - 1].append(Table.anomalies(skipped))
-        return FormatOutput(tables: batches.compactMap(Table.concatenating),
-                            anomalies: analyses.flatMap(\.log.anomalies.anomalies) + skipped)
+        return FormatOutput(batches: batches, anomalies: analyses.flatMap(\.log.anomalies.anomalies) + skipped)
     }
 }
 

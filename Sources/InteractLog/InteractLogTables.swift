@@ -25,8 +25,35 @@ public enum InteractLogTables {
 
     /// All tables of one analysed log, in the order of ``names``.
     public static func tables(_ analysis: TrialAnalysis) -> [Table] {
-        [trials(analysis), header(analysis), events(analysis), strokes(analysis), stimulusViews(analysis),
-         stimulusSummary(analysis), keys(analysis), anomalies(analysis)]
+        names.indices.map { table($0, analysis, rows: 0..<(rowCount($0, analysis) ?? 0)) }
+    }
+
+    /// The number of rows table `index` of ``names`` has for one log; `nil` for the tables made whole
+    /// (`trials`, `stimulus_summary`: a row per log, per image).
+    public static func rowCount(_ index: Int, _ a: TrialAnalysis) -> Int? {
+        switch names[index] {
+        case "header": a.log.header.lines.count
+        case "events": a.log.events.count
+        case "strokes": a.strokes.count
+        case "stimulus_views": a.viewRecords.count
+        case "keys": a.keyRecords.count
+        case "anomalies": a.log.anomalies.anomalies.count
+        default: nil
+        }
+    }
+
+    /// Rows `rows` of table `index` of ``names`` for one log (`trials` and `stimulus_summary` come whole).
+    public static func table(_ index: Int, _ a: TrialAnalysis, rows: Range<Int>) -> Table {
+        switch names[index] {
+        case "trials": trials(a)
+        case "header": header(a, rows: rows)
+        case "events": events(a, rows: rows)
+        case "strokes": strokes(a, rows: rows)
+        case "stimulus_views": stimulusViews(a, rows: rows)
+        case "keys": keys(a, rows: rows)
+        case "anomalies": Table.anomalies(Array(a.log.anomalies.anomalies[rows]))
+        default: stimulusSummary(a)
+        }
     }
 
     /// `trials`: one row per log (spec §5.1).
@@ -34,8 +61,8 @@ public enum InteractLogTables {
         let log = a.log, header = log.header
         let unit = log.program.coordinateUnit
         let phaseImages = header.phases.flatMap { phase in phase.images.map { "\(phase.phase):\($0)" } }
-        let views = a.views.filter { $0.status != .unmatchedOff }.count
-        let presses = log.events.reduce(0) { if case .keyPressed = $1.kind { $0 + 1 } else { $0 } }
+        let views = a.viewRecords.reduce(0) { $0 + ($1.status != .unmatchedOff ? 1 : 0) }
+        let presses = log.events.indices.reduce(0) { if case .keyPressed = log.events.kind(at: $1) { $0 + 1 } else { $0 } }
         return Table("trials", [
             .string("source_file", [log.sourceFile], description: "the input path as given"),
             .string("folder", [TrialAnalysis.parentFolder(log.sourceFile)], description: "the folder holding the log"),
@@ -90,8 +117,8 @@ public enum InteractLogTables {
     }
 
     /// `header`: every header line, lossless (spec §5.2).
-    public static func header(_ a: TrialAnalysis) -> Table {
-        let lines = a.log.header.lines
+    public static func header(_ a: TrialAnalysis, rows: Range<Int>? = nil) -> Table {
+        let lines = a.log.header.lines[rows ?? a.log.header.lines.indices]
         return Table("header", [
             .string("source_file", lines.map { _ in a.log.sourceFile }, description: "the input path as given"),
             int32("line", lines.map(\.line), description: "1-based line in the file"),
@@ -102,64 +129,73 @@ public enum InteractLogTables {
         ])
     }
 
-    /// `events`: one row per event line (spec §5.3).
-    public static func events(_ a: TrialAnalysis) -> Table {
-        let log = a.log, events = log.events, n = events.count
-        var dt: [Double?] = Array(repeating: nil, count: n)
-        for index in events.indices.dropFirst() {
-            if let now = log.times[index], let before = log.times[index - 1] { dt[index] = now - before }
+    /// `events`: one row per event line (spec §5.3); `rows` of them.
+    public static func events(_ a: TrialAnalysis, rows: Range<Int>? = nil) -> Table {
+        let log = a.log, events = log.events
+        let rows = rows ?? events.indices
+        let n = rows.count
+        let times = log.times
+        let dt: [Double?] = rows.map { index in
+            guard index > 0, let now = times[index], let before = times[index - 1] else { return nil }
+            return now - before
         }
-        let timed = (log.times.first ?? nil) != nil
+        let timed = !events.isEmpty && times[0] != nil
         let utc: [Double?] = log.program == .ipad && timed
-            ? events.map { $0.milliseconds.map { $0 / 1000 } } : Array(repeating: nil, count: n)
+            ? rows.map { events.milliseconds(at: $0).map { $0 / 1000 } } : Array(repeating: nil, count: n)
         let unit = log.program.coordinateUnit
+        let names = rows.map(events.name(at:))
+        let isButton = names.map(\.kind.isButton)
         return Table("events", [
             .string("source_file", Array(repeating: log.sourceFile, count: n), description: "the input path as given"),
-            int32("line", events.map(\.line), description: "1-based line in the file"),
-            int32("seq", (0..<n).map { $0 + 1 }, description: "1, 2, … in the log"),
-            .int64("id", events.map(\.id), description: "the event id as a number"),
-            .string("ts_raw", events.map { String($0.timestampText) }, description: "the timestamp as written: Java ns, iPad epoch ms"),
-            .float("t_s", log.times, unit: "s", description: "time since the first event line"),
+            int32("line", rows.map(events.line(at:)), description: "1-based line in the file"),
+            int32("seq", rows.map { $0 + 1 }, description: "1, 2, … in the log"),
+            .int64("id", rows.map(events.id(at:)), description: "the event id as a number"),
+            .string("ts_raw", rows.map(events.timestampText(at:)), description: "the timestamp as written: Java ns, iPad epoch ms"),
+            .float("t_s", rows.map { times[$0] }, unit: "s", description: "time since the first event line"),
             .float("dt_s", dt, unit: "s", description: "time since the previous event"),
             .timestamp("t_utc", utc, description: "iPad: the event's epoch time"),
-            .float("x_coord", events.map { $0.kind.isButton ? $0.x : nil }, unit: coordUnit,
+            .float("x_coord", zip(rows, isButton).map { $1 ? events.x(at: $0) : nil }, unit: coordUnit,
                    description: "x of a button event (NA for other events)"),
-            .float("y_coord", events.map { $0.kind.isButton ? $0.y : nil }, unit: coordUnit,
+            .float("y_coord", zip(rows, isButton).map { $1 ? events.y(at: $0) : nil }, unit: coordUnit,
                    description: "y of a button event (NA for other events)"),
             .string("coord_unit", Array(repeating: unit, count: n),
                     description: "unit of the _coord columns: px (Java) or pt (iPad)"),
-            .string("event", events.map { LogText.printable($0.name) },
+            .string("event", names.map(\.printable),
                     description: "the event field as written (control characters as <U+XXXX>)"),
-            .string("type", events.map(\.kind.type),
+            .string("type", names.map(\.kind.type),
                     description: "event kind: drawing_enabled, button_down/_released, key_pressed/_released, stim_on, stim_off, other"),
-            .string("phase", events.map { $0.kind.stimulus?.phase }, description: "phase of a stimulus event"),
-            .string("image", events.map { $0.kind.stimulus?.image }, description: "image of a stimulus event"),
-            int32("key_code", events.map { $0.kind.key?.code }, description: "Java key code of a key event"),
-            .string("key_descr", events.map { $0.kind.key?.descriptor.map(LogText.printable) },
+            .string("phase", names.map { $0.kind.stimulus?.phase }, description: "phase of a stimulus event"),
+            .string("image", names.map { $0.kind.stimulus?.image }, description: "image of a stimulus event"),
+            int32("key_code", names.map { $0.kind.key?.code }, description: "Java key code of a key event"),
+            .string("key_descr", names.map { $0.kind.key?.descriptor.map(LogText.printable) },
                     description: "key descriptor of a key event (UP, RETURN, <U+FFFF>…)"),
-            int32("key_location", events.map { $0.kind.key?.location },
+            int32("key_location", names.map { $0.kind.key?.location },
                    description: "0 unknown, 1 standard, 2 left, 3 right, 4 numpad"),
-            .string("flags", events.map { $0.flags.isEmpty ? nil : $0.flags.joined(separator: ";") },
+            .string("flags", rows.map { events.flags(at: $0).isEmpty ? nil : events.flags(at: $0).names.joined(separator: ";") },
                     description: "duplicate_release, duplicate_on, outside_pad, id_gap, ts_backwards, ;-joined"),
         ])
     }
 
-    /// `strokes`: paired and unpaired button rows with their stimulus context and, joined, pencil values (§5.4).
-    public static func strokes(_ a: TrialAnalysis) -> Table {
-        Table("strokes", strokeEndpointColumns(a) + strokeContextColumns(a) + strokePencilColumns(a))
+    /// `strokes`: paired and unpaired button rows with their stimulus context and, joined, pencil values (§5.4);
+    /// `rows` of them.
+    public static func strokes(_ a: TrialAnalysis, rows: Range<Int>? = nil) -> Table {
+        let strokes = (rows ?? a.strokes.indices).map { a.strokes[$0] }
+        return Table("strokes", strokeEndpointColumns(a, strokes, previous: (rows?.first).flatMap { $0 > 0 ? a.strokes[$0 - 1] : nil })
+                     + strokeContextColumns(a, strokes) + strokePencilColumns(a, strokes))
     }
 
     /// The `strokes` columns from `source_file` to `pause_before_s`: the press and release, their lines, ids,
-    /// times and points.
-    private static func strokeEndpointColumns(_ a: TrialAnalysis) -> [Column] {
-        let log = a.log, strokes = a.strokes, events = log.events
-        func time(_ index: Int?) -> Double? { index.flatMap { log.times[$0] } }
-        func line(_ index: Int?) -> Int? { index.map { events[$0].line } }
-        func id(_ index: Int?) -> Int? { index.map { events[$0].id } }
+    /// times and points. `previous` is the stroke before the first (for its pause).
+    private static func strokeEndpointColumns(_ a: TrialAnalysis, _ strokes: [Stroke], previous: Stroke?) -> [Column] {
+        let log = a.log, events = log.events
+        func time(_ index: Int?) -> Double? { index.flatMap(log.time(at:)) }
+        func line(_ index: Int?) -> Int? { index.map(events.line(at:)) }
+        func id(_ index: Int?) -> Int? { index.map(events.id(at:)) }
         let starts = strokes.map { time($0.downIndex) }
         let ends = strokes.map { time($0.upIndex) }
+        let previousEnd = previous.flatMap { time($0.upIndex) }
         let pauses: [Double?] = strokes.indices.map { index in
-            guard index > 0, let start = starts[index], let end = ends[index - 1] else { return nil }
+            guard let start = starts[index], let end = index > 0 ? ends[index - 1] : previousEnd else { return nil }
             return start - end
         }
         let unit = log.program.coordinateUnit
@@ -173,46 +209,46 @@ public enum InteractLogTables {
             .int64("up_id", strokes.map { id($0.upIndex) }, description: "event id of the ButtonReleased"),
             .float("start_s", starts, unit: "s", description: "press time on the t_s scale"),
             .float("end_s", ends, unit: "s", description: "release time on the t_s scale"),
-            .float("duration_ms", strokeDurations(a), unit: "ms",
+            .float("duration_ms", strokeDurations(a, strokes), unit: "ms",
                    description: "release − press from the raw timestamps (Java ns ÷ 1e6, iPad ms)"),
-            .float("x_start_coord", strokes.map { $0.downIndex.map { events[$0].x } }, unit: coordUnit,
+            .float("x_start_coord", strokes.map { $0.downIndex.map(events.x(at:)) }, unit: coordUnit,
                    description: "x of the press"),
-            .float("y_start_coord", strokes.map { $0.downIndex.map { events[$0].y } }, unit: coordUnit,
+            .float("y_start_coord", strokes.map { $0.downIndex.map(events.y(at:)) }, unit: coordUnit,
                    description: "y of the press"),
-            .float("x_end_coord", strokes.map { $0.upIndex.map { events[$0].x } }, unit: coordUnit,
+            .float("x_end_coord", strokes.map { $0.upIndex.map(events.x(at:)) }, unit: coordUnit,
                    description: "x of the release"),
-            .float("y_end_coord", strokes.map { $0.upIndex.map { events[$0].y } }, unit: coordUnit,
+            .float("y_end_coord", strokes.map { $0.upIndex.map(events.y(at:)) }, unit: coordUnit,
                    description: "y of the release"),
-            .float("length_coord", strokeLengths(a), unit: coordUnit, description: "straight-line distance between the end points"),
+            .float("length_coord", strokeLengths(a, strokes), unit: coordUnit, description: "straight-line distance between the end points"),
             .string("coord_unit", strokes.map { _ in unit }, description: "unit of the _coord columns: px (Java) or pt (iPad)"),
             .float("pause_before_s", pauses, unit: "s", description: "start_s − the previous row's end_s"),
         ]
     }
 
     /// Release − press of each paired stroke in ms, from the raw timestamps.
-    private static func strokeDurations(_ a: TrialAnalysis) -> [Double?] {
-        a.strokes.map { stroke in
+    private static func strokeDurations(_ a: TrialAnalysis, _ strokes: [Stroke]) -> [Double?] {
+        strokes.map { stroke in
             guard let down = stroke.downIndex, let up = stroke.upIndex else { return nil }
             return a.log.milliseconds(from: down, to: up)
         }
     }
 
     /// The straight-line distance between each paired stroke's end points.
-    private static func strokeLengths(_ a: TrialAnalysis) -> [Double?] {
+    private static func strokeLengths(_ a: TrialAnalysis, _ strokes: [Stroke]) -> [Double?] {
         let events = a.log.events
-        return a.strokes.map { stroke in
+        return strokes.map { stroke in
             guard let down = stroke.downIndex, let up = stroke.upIndex else { return nil }
-            return ((events[up].x - events[down].x) * (events[up].x - events[down].x)
-                    + (events[up].y - events[down].y) * (events[up].y - events[down].y)).squareRoot()
+            let dx = events.x(at: up) - events.x(at: down), dy = events.y(at: up) - events.y(at: down)
+            return (dx * dx + dy * dy).squareRoot()
         }
     }
 
     /// The `strokes` columns from `phase` to `events_within`: the stimulus context at the anchor.
-    private static func strokeContextColumns(_ a: TrialAnalysis) -> [Column] {
-        let log = a.log, strokes = a.strokes
+    private static func strokeContextColumns(_ a: TrialAnalysis, _ strokes: [Stroke]) -> [Column] {
+        let log = a.log
         let sinceOff: [Double?] = strokes.map { stroke in
-            guard let off = stroke.context.lastOffIndex, let anchor = log.times[stroke.anchorIndex],
-                  let offTime = log.times[off] else { return nil }
+            guard let off = stroke.context.lastOffIndex, let anchor = log.time(at: stroke.anchorIndex),
+                  let offTime = log.time(at: off) else { return nil }
             return anchor - offTime
         }
         return [
@@ -230,8 +266,8 @@ public enum InteractLogTables {
     }
 
     /// The `strokes` columns from `force_mean` on: the iPad sidecar's pencil values joined by stroke.
-    private static func strokePencilColumns(_ a: TrialAnalysis) -> [Column] {
-        let pencil = a.strokes.map { a.sidecar?.pencil[$0.stroke] }
+    private static func strokePencilColumns(_ a: TrialAnalysis, _ strokes: [Stroke]) -> [Column] {
+        let pencil = strokes.map { a.sidecar?.pencil[$0.stroke] }
         return [
             .float("force_mean", pencil.map { $0?.forceMean }, unit: "1",
                    description: "iPad sidecar: mean Pencil force over the stroke's move samples"),
@@ -252,8 +288,9 @@ public enum InteractLogTables {
     }
 
     /// `stimulus_views`: viewing intervals (spec §5.5).
-    public static func stimulusViews(_ a: TrialAnalysis) -> Table {
-        let views = a.views, events = a.log.events
+    public static func stimulusViews(_ a: TrialAnalysis, rows: Range<Int>? = nil) -> Table {
+        let all = a.views, events = a.log.events
+        let views = (rows ?? all.indices).map { all[$0] }
         return Table("stimulus_views", [
             .string("source_file", views.map { _ in a.log.sourceFile }, description: "the input path as given"),
             int32("view", views.map(\.view), description: "1, 2, … over every row, unmatched Offs included"),
@@ -261,8 +298,8 @@ public enum InteractLogTables {
             .string("image", views.map(\.image), description: "image shown"),
             .string("status", views.map(\.status.rawValue), description: "closed, open_at_end or unmatched_off"),
             .string("closed_by", views.map { $0.closedBy?.rawValue }, description: "off, off_mismatch, next_on or end_of_file"),
-            int32("on_line", views.map { $0.onIndex.map { events[$0].line } }, description: "line of the On event"),
-            int32("off_line", views.map { $0.offIndex.map { events[$0].line } },
+            int32("on_line", views.map { $0.onIndex.map(events.line(at:)) }, description: "line of the On event"),
+            int32("off_line", views.map { $0.offIndex.map(events.line(at:)) },
                   description: "line of the Off event (NA if none)"),
             .float("t_on_s", views.map(\.onTime), unit: "s", description: "On time on the t_s scale"),
             .float("t_off_s", views.map(\.offTime), unit: "s",
@@ -274,43 +311,66 @@ public enum InteractLogTables {
         ])
     }
 
-    /// `stimulus_summary`: per phase and image, listed ones first in header order (spec §5.6).
+    /// `stimulus_summary`: per phase and image, listed ones first in header order (spec §5.6). Views and strokes
+    /// are gathered per phase and image in one pass each.
     public static func stimulusSummary(_ a: TrialAnalysis) -> Table {
         struct Row { var phase: String; var image: String?; var listed: Bool; var position: Int? }
+        typealias Key = TrialAnalysis.StimulusKey
         var rows: [Row] = []
+        var known: Set<Key> = []
         for phase in a.log.header.phases {
             for (position, image) in phase.images.enumerated() {
                 rows.append(Row(phase: phase.phase, image: image, listed: true, position: position + 1))
+                known.insert(Key(phase: phase.phase, image: image))
             }
         }
-        for view in a.views where !rows.contains(where: { $0.phase == view.phase && $0.image == view.image }) {
-            rows.append(Row(phase: view.phase, image: view.image, listed: false, position: nil))
+        let views = a.views
+        struct Viewing { var count = 0; var durations = 0; var total = 0.0; var firstOn: Double?? }
+        var viewings: [Key: Viewing] = [:]
+        for view in views {
+            let key = Key(phase: view.phase, image: view.image)
+            if known.insert(key).inserted {
+                rows.append(Row(phase: view.phase, image: view.image, listed: false, position: nil))
+            }
+            guard view.status != .unmatchedOff else { continue }
+            var viewing = viewings[key, default: Viewing()]
+            viewing.count += 1
+            if viewing.firstOn == nil { viewing.firstOn = .some(view.onTime) }
+            if let duration = view.duration {
+                viewing.total += duration
+                viewing.durations += 1
+            }
+            viewings[key] = viewing
         }
-        let viewsPerRow = rows.map { row in
-            a.views.filter { $0.phase == row.phase && $0.image == row.image && $0.status != .unmatchedOff }
+        var strokesPerContext = [Int](repeating: 0, count: a.strokes.contexts.count)
+        for record in a.strokes.records { strokesPerContext[Int(record.context)] += 1 }
+        var strokesPerKey: [Key: Int] = [:]
+        for (index, context) in a.strokes.contexts.enumerated() where strokesPerContext[index] > 0 {
+            guard let phase = context.lastStimulusPhase else { continue }
+            strokesPerKey[Key(phase: phase, image: context.lastStimulus), default: 0] += strokesPerContext[index]
         }
-        let durations = viewsPerRow.map { $0.compactMap(\.duration) }
+        let perRow = rows.map { viewings[Key(phase: $0.phase, image: $0.image)] ?? Viewing() }
         return Table("stimulus_summary", [
             .string("source_file", rows.map { _ in a.log.sourceFile }, description: "the input path as given"),
             .string("phase", rows.map(\.phase), description: "phase of the image"),
             .string("image", rows.map(\.image), description: "image file name"),
             .bool("listed", rows.map(\.listed), description: "listed in the header"),
             int32("position", rows.map(\.position), description: "1-based position in the header's list"),
-            int32("n_views", viewsPerRow.map(\.count), description: "views of the image in the phase"),
-            .float("total_view_s", durations.map { $0.reduce(0, +) }, unit: "s", description: "sum of the views' duration_s"),
-            .float("mean_view_s", durations.map { $0.isEmpty ? nil : $0.reduce(0, +) / Double($0.count) }, unit: "s",
+            int32("n_views", perRow.map(\.count), description: "views of the image in the phase"),
+            .float("total_view_s", perRow.map(\.total), unit: "s", description: "sum of the views' duration_s"),
+            .float("mean_view_s", perRow.map { $0.durations == 0 ? nil : $0.total / Double($0.durations) }, unit: "s",
                    description: "mean of the views' duration_s (NA without views)"),
-            .float("first_on_s", viewsPerRow.map { $0.first?.onTime }, unit: "s", description: "t_on_s of the first view"),
-            int32("n_strokes", rows.map { row in
-                a.strokes.filter { $0.context.lastStimulus == row.image && $0.context.lastStimulusPhase == row.phase }.count
-            }, description: "strokes whose last_stimulus is this image"),
+            .float("first_on_s", perRow.map { $0.firstOn ?? nil }, unit: "s", description: "t_on_s of the first view"),
+            int32("n_strokes", rows.map { strokesPerKey[Key(phase: $0.phase, image: $0.image)] ?? 0 },
+                  description: "strokes whose last_stimulus is this image"),
         ])
     }
 
     /// `keys`: press/release pairs (spec §5.7).
-    public static func keys(_ a: TrialAnalysis) -> Table {
-        let keys = a.keys, log = a.log
-        func time(_ index: Int?) -> Double? { index.flatMap { log.times[$0] } }
+    public static func keys(_ a: TrialAnalysis, rows: Range<Int>? = nil) -> Table {
+        let all = a.keys, log = a.log
+        let keys = (rows ?? all.indices).map { all[$0] }
+        func time(_ index: Int?) -> Double? { index.flatMap(log.time(at:)) }
         let holds: [Double?] = keys.map { key in
             guard let press = key.pressIndex, let release = key.releaseIndex,
                   let ms = log.milliseconds(from: press, to: release) else { return nil }
@@ -327,8 +387,8 @@ public enum InteractLogTables {
                     description: "key descriptor of the release, only where it differs from descr"),
             int32("location", keys.map(\.location), description: "0 unknown, 1 standard, 2 left, 3 right, 4 numpad"),
             .string("role", keys.map(\.role), description: "show, next, previous, hide, end, return or other"),
-            int32("press_line", keys.map { $0.pressIndex.map { log.events[$0].line } }, description: "line of the key press"),
-            int32("release_line", keys.map { $0.releaseIndex.map { log.events[$0].line } },
+            int32("press_line", keys.map { $0.pressIndex.map(log.events.line(at:)) }, description: "line of the key press"),
+            int32("release_line", keys.map { $0.releaseIndex.map(log.events.line(at:)) },
                   description: "line of the key release"),
             .float("t_press_s", keys.map { time($0.pressIndex) }, unit: "s", description: "press time on the t_s scale"),
             .float("t_release_s", keys.map { time($0.releaseIndex) }, unit: "s", description: "release time on the t_s scale"),

@@ -1,14 +1,10 @@
 import Tables
 
-/// One event line `id;timestamp;x;y;event` (spec §1.2).
+/// One event of a log (spec §1.2), as ``LogEvents`` gives it.
 public struct LogEvent: Sendable {
     /// The 1-based line number.
     public var line: Int
     public var id: Int
-    /// The id as written (`007` or `7`).
-    public var idText: Substring
-    /// The timestamp as written.
-    public var timestampText: Substring
     /// Java: `System.nanoTime()` (arbitrary origin); `nil` for iPad logs.
     public var nanoseconds: Int64?
     /// iPad: Unix epoch milliseconds (seconds of pre-release builds already × 1000); `nil` for Java logs.
@@ -18,8 +14,30 @@ public struct LogEvent: Sendable {
     /// The event field, trimmed.
     public var name: Substring
     public var kind: EventKind
-    /// `duplicate_release`, `duplicate_on`, `outside_pad`, `id_gap`, `ts_backwards`.
-    public var flags: [String] = []
+    var flagBits: EventFlags
+    var stamp: StampText
+
+    /// The timestamp as written.
+    public var timestampText: String { stamp.text }
+    /// `id_gap`, `ts_backwards`, `outside_pad`, `duplicate_release`, `duplicate_on`, in that order.
+    public var flags: [String] { flagBits.names }
+}
+
+/// One event line as parsed, its texts still in the line (`id;timestamp;x;y;event`, spec §1.2).
+struct EventLine {
+    /// The 1-based line number.
+    var line: Int
+    var id: Int
+    /// The id as written (`007` or `7`).
+    var idText: Substring
+    /// The timestamp as written.
+    var timestampText: Substring
+    var nanoseconds: Int64?
+    var milliseconds: Double?
+    var x: Double
+    var y: Double
+    /// The event field, trimmed.
+    var name: Substring
 }
 
 /// Which program wrote a log.
@@ -36,10 +54,9 @@ struct EventLineError: Error {
     var text: String
 }
 
-extension LogEvent {
+extension EventLine {
     /// Parses an event line: at most 5 `;`-separated fields, the fifth taking the rest of the line.
-    static func parse(_ text: Substring, line: Int, program: LogProgram,
-                      grammar: EventNameGrammar) throws(EventLineError) -> LogEvent {
+    static func parse(_ text: Substring, line: Int, program: LogProgram) throws(EventLineError) -> EventLine {
         // Split on the UTF-8 view: `;` is ASCII, so byte positions are valid string indices.
         var fields: [Substring] = []
         fields.reserveCapacity(5)
@@ -78,7 +95,7 @@ extension LogEvent {
             throw EventLineError(code: .xy, text: "expected numeric x;y, found \(LogText.quoted(fields[2] + ";" + fields[3]))")
         }
         let name = fields[4].trimmingSpaces
-        return LogEvent(line: line, id: id, idText: fields[0], timestampText: fields[1], nanoseconds: nanoseconds,
-                        milliseconds: milliseconds, x: x, y: y, name: name, kind: grammar.classify(name))
+        return EventLine(line: line, id: id, idText: fields[0], timestampText: fields[1], nanoseconds: nanoseconds,
+                         milliseconds: milliseconds, x: x, y: y, name: name)
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The text encoding a log was decoded with (spec §1.3).
 public enum LogEncoding: String, Sendable {
@@ -13,61 +16,70 @@ public enum LineEnding: String, Sendable {
     case none
 }
 
-/// A log's bytes decoded into lines (spec §1.3): UTF-8, else Windows-1252; BOM stripped; LF or CRLF, a trailing
-/// CR removed from each line.
-public struct LogText: Sendable {
-    /// The lines, without their line breaks; line `n` (1-based) is `lines[n - 1]`.
-    public var lines: [Substring]
+/// A log's bytes read as lines (spec §1.3): UTF-8, else Windows-1252; BOM stripped; LF or CRLF, a trailing CR
+/// removed from each line.
+///
+/// The file is not decoded as a whole: one pass over the bytes settles the encoding (a file that is not valid
+/// UTF-8 throughout is read as Windows-1252), the line endings and the line count, then ``forEachLine(_:)``
+/// decodes one line at a time. Line `n` reads exactly as it did when the whole text was decoded and split at
+/// LF: no character spans a line feed.
+public struct LogText {
+    /// The file's bytes (with a byte order mark still at their start; ``bodyStart`` skips it).
+    let data: Data
+    /// Where the text starts: 3 after a byte order mark, else 0.
+    let bodyStart: Int
     public var encoding: LogEncoding
     public var lineEnding: LineEnding
     /// Whether the file began with a byte order mark.
     public var hadBOM: Bool
     /// Whether the last line lacked its line break.
     public var missingFinalNewline: Bool
+    /// The number of lines: one per line feed, and the last one without it.
+    public var lineCount: Int
 
-    /// Decodes a file; fails with `E_EMPTY` or `E_BINARY`.
+    /// Reads a file's layout; fails with `E_EMPTY` or `E_BINARY`.
     public static func decode(_ data: Data, sourceFile: String) throws(InteractLogError) -> LogText {
-        var bytes = [UInt8](data)
-        if let nul = bytes.firstIndex(of: 0) {
-            let line = bytes[..<nul].reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
-            throw .binary(file: sourceFile, line: line)
-        }
-        var hadBOM = false
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3); hadBOM = true }
-        guard bytes.contains(where: { !($0 == 32 || $0 == 9 || $0 == 10 || $0 == 13) }) else {
-            throw .empty(file: sourceFile)
-        }
-        let text: String
-        let encoding: LogEncoding
-        if let utf8 = String(validating: bytes, as: UTF8.self) {
-            text = utf8; encoding = .utf8
-        } else {
-            text = String(bytes.map { Character(windows1252Scalar($0)) }); encoding = .windows1252
-        }
-        var lines: [Substring] = []
-        var lfCount = 0, crlfCount = 0
-        var start = text.startIndex
-        let utf8 = text.utf8
-        var position = utf8.startIndex
-        while position != utf8.endIndex {
-            if utf8[position] == 10 {
-                var end = position
-                if end > start, utf8[utf8.index(before: end)] == 13 { end = utf8.index(before: end); crlfCount += 1 }
-                else { lfCount += 1 }
-                lines.append(text[start..<end])
-                start = utf8.index(after: position)
+        let facts = data.withUnsafeBytes { LayoutScan(UnsafeRawBufferPointer($0)) }
+        if let nulLine = facts.nulLine { throw .binary(file: sourceFile, line: nulLine) }
+        guard facts.hasText else { throw .empty(file: sourceFile) }
+        let ending: LineEnding = facts.crlf > 0 && facts.lf > 0 ? .mixed : facts.crlf > 0 ? .crlf : facts.lf > 0 ? .lf : .none
+        return LogText(data: data, bodyStart: facts.bodyStart, encoding: facts.validUTF8 ? .utf8 : .windows1252,
+                       lineEnding: ending, hadBOM: facts.bodyStart == 3,
+                       missingFinalNewline: facts.missingFinalNewline,
+                       lineCount: facts.lf + facts.crlf + (facts.missingFinalNewline ? 1 : 0))
+    }
+
+    /// Calls `body` with each line's 1-based number and text (without its line break or a CR before it), in
+    /// order, until it returns `false`.
+    public func forEachLine(_ body: (_ number: Int, _ text: Substring) throws -> Bool) rethrows {
+        try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let bytes = UnsafeRawBufferPointer(rebasing: raw[bodyStart...])
+            var start = 0
+            var number = 0
+            while start < bytes.count {
+                var end = start
+                if let base = bytes.baseAddress, let lf = memchr(base + start, 10, bytes.count - start) {
+                    end = base.distance(to: UnsafeRawPointer(lf))
+                } else {
+                    end = bytes.count
+                }
+                let next = end + 1
+                if end > start, bytes[end - 1] == 13 { end -= 1 }
+                number += 1
+                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+                guard try body(number, Substring(decodeLine(line))) else { return }
+                start = next
             }
-            position = utf8.index(after: position)
         }
-        let missingFinalNewline = start != text.endIndex
-        if missingFinalNewline {
-            var last = text[start...]
-            if last.hasSuffix("\r") { last = last.dropLast() }
-            lines.append(last)
+    }
+
+    /// One line's text in the file's encoding.
+    func decodeLine(_ bytes: UnsafeRawBufferPointer) -> String {
+        switch encoding {
+        case .utf8: String(decoding: bytes, as: UTF8.self)
+        case .windows1252:
+            String(String.UnicodeScalarView(bytes.lazy.map(LogText.windows1252Scalar)))
         }
-        let ending: LineEnding = crlfCount > 0 && lfCount > 0 ? .mixed : crlfCount > 0 ? .crlf : lfCount > 0 ? .lf : .none
-        return LogText(lines: lines, encoding: encoding, lineEnding: ending, hadBOM: hadBOM,
-                       missingFinalNewline: missingFinalNewline)
     }
 
     /// The Unicode scalar of a Windows-1252 byte (undefined bytes map to the C1 control of the same value).
@@ -102,5 +114,84 @@ public struct LogText: Sendable {
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar.value == 0xFFFF
+    }
+}
+
+/// What one pass over a log's bytes finds: where a NUL byte is, whether there is any text, whether the bytes are
+/// valid UTF-8, and the line breaks.
+struct LayoutScan {
+    var bodyStart = 0
+    /// The line of the first NUL byte, if any.
+    var nulLine: Int?
+    /// Whether a byte other than space, tab, CR and LF follows the byte order mark.
+    var hasText = false
+    var validUTF8 = true
+    /// Lines ended by a bare LF, and by CR LF.
+    var lf = 0, crlf = 0
+    var missingFinalNewline = false
+
+    init(_ all: UnsafeRawBufferPointer) {
+        if let base = all.baseAddress, let found = memchr(base, 0, all.count) {
+            let nul = base.distance(to: UnsafeRawPointer(found))
+            nulLine = all[..<nul].reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
+            return
+        }
+        if all.count >= 3, all[0] == 0xEF, all[1] == 0xBB, all[2] == 0xBF { bodyStart = 3 }
+        let bytes = UnsafeRawBufferPointer(rebasing: all[bodyStart...])
+        hasText = bytes.contains { !($0 == 32 || $0 == 9 || $0 == 10 || $0 == 13) }
+        validUTF8 = LayoutScan.isValidUTF8(bytes)
+        guard let base = bytes.baseAddress else { return }
+        var start = 0
+        while start < bytes.count, let lf = memchr(base + start, 10, bytes.count - start) {
+            let end = base.distance(to: UnsafeRawPointer(lf))
+            if end > start, bytes[end - 1] == 13 { crlf += 1 } else { self.lf += 1 }
+            start = end + 1
+        }
+        missingFinalNewline = start < bytes.count
+    }
+
+    /// Whether the bytes are well-formed UTF-8 (as `String(validating:as:)` judges: no overlong forms, no
+    /// surrogates, nothing above U+10FFFF), without making the string.
+    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            // Eight ASCII bytes at a time.
+            while index + 8 <= count, bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                index += 8
+            }
+            guard index < count else { break }
+            let lead = bytes[index]
+            if lead < 0x80 { index += 1; continue }
+            func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
+                index + offset < count && range.contains(bytes[index + offset])
+            }
+            switch lead {
+            case 0xC2...0xDF:
+                guard continuation(1) else { return false }
+                index += 2
+            case 0xE0:
+                guard continuation(1, 0xA0...0xBF), continuation(2) else { return false }
+                index += 3
+            case 0xE1...0xEC, 0xEE...0xEF:
+                guard continuation(1), continuation(2) else { return false }
+                index += 3
+            case 0xED:
+                guard continuation(1, 0x80...0x9F), continuation(2) else { return false }
+                index += 3
+            case 0xF0:
+                guard continuation(1, 0x90...0xBF), continuation(2), continuation(3) else { return false }
+                index += 4
+            case 0xF1...0xF3:
+                guard continuation(1), continuation(2), continuation(3) else { return false }
+                index += 4
+            case 0xF4:
+                guard continuation(1, 0x80...0x8F), continuation(2), continuation(3) else { return false }
+                index += 4
+            default:
+                return false
+            }
+        }
+        return true
     }
 }

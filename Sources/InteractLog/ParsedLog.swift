@@ -12,13 +12,25 @@ public struct ParsedLog: Sendable {
     /// A variant code of spec §2 (`java-2.2`, `ipad-1.1`, …).
     public var variant: String
     /// The event lines that parsed, in file order.
-    public var events: [LogEvent]
-    /// Seconds since the first event line, per event; all `nil` when the timestamps are implausible.
-    public var times: [Double?]
+    public var events: LogEvents
+    /// The first event's timestamp bits (``EventTimes``), `nil` when the timestamps are implausible.
+    var timeOrigin: UInt64?
     public var anomalies: AnomalyRecorder
+
+    /// Seconds since the first event line, per event; all `nil` when the timestamps are implausible.
+    public var times: EventTimes { EventTimes(events: events, origin: timeOrigin) }
+
+    /// Seconds since the first event line of event `index` (``times``, without making the collection).
+    public func time(at index: Int) -> Double? {
+        guard let timeOrigin else { return nil }
+        return EventTimes(events: events, origin: timeOrigin)[index]
+    }
 
     /// Reads a log. Without `skipBadLines` the first line error throws; with it, the line becomes an
     /// `anomalies` row and is left out. Empty, binary and non-InteractLog files always throw.
+    ///
+    /// The file is read a line at a time from its bytes (each line decoded on its own), and each event is kept
+    /// as numbers (``LogEvents``), so that memory stays a small multiple of the event count.
     public static func parse(_ data: Data, sourceFile: String, skipBadLines: Bool) throws(InteractLogError) -> ParsedLog {
         let text = try LogText.decode(data, sourceFile: sourceFile)
         var anomalies = AnomalyRecorder(sourceFile: sourceFile)
@@ -28,70 +40,20 @@ public struct ParsedLog: Sendable {
         }
         if text.lineEnding == .mixed { anomalies.add(.mixedEOL, "both LF and CRLF line endings") }
         if text.missingFinalNewline {
-            anomalies.add(.noFinalNewline, line: text.lines.count, "the last line has no line break (parsed anyway)")
+            anomalies.add(.noFinalNewline, line: text.lineCount, "the last line has no line break (parsed anyway)")
         }
-        func lineError(_ line: Int, _ code: AnomalyCode, _ message: String, raw: Substring) throws(InteractLogError) {
-            guard skipBadLines else { throw .badLine(file: sourceFile, line: line, code: code.code, text: message) }
-            anomalies.add(code, line: line, message, raw: String(raw))
+        var reader = LineReader(sourceFile: sourceFile, skipBadLines: skipBadLines, lineCount: text.lineCount,
+                                anomalies: anomalies)
+        do {
+            try text.forEachLine { number, line in try reader.read(line, number: number) }
+        } catch let error as InteractLogError {
+            throw error
+        } catch {
+            preconditionFailure("unexpected error \(error)")
         }
-
-        // Header: up to the first empty line or the first line that starts like an event.
-        let lines = text.lines
-        var index = 0
-        while index < lines.count, lines[index].isBlank { index += 1 }
-        guard index < lines.count else { throw .empty(file: sourceFile) }
-        let firstLabel = HeaderLine.parse(lines[index], line: index + 1)?.label
-        guard firstLabel == "Name" || firstLabel == "App Version" else {
-            throw .notInteractLog(file: sourceFile, line: index + 1, found: String(lines[index]))
-        }
-        var headerLines: [HeaderLine] = []
-        while index < lines.count {
-            let line = lines[index]
-            if line.isBlank { index += 1; break }
-            if startsLikeEvent(line) { break }
-            if let parsed = HeaderLine.parse(line, line: index + 1) {
-                headerLines.append(parsed)
-            } else {
-                try lineError(index + 1, .headerLine, "expected 'Label:value' in the header, found \(LogText.quoted(line))", raw: line)
-            }
-            index += 1
-        }
-        let header = LogHeader.build(headerLines, anomalies: &anomalies)
-
-        // Program: iPad if the first id is 0, or it has `App Version` or an iPad `<Phase> Files` label.
-        let firstEventLine = lines[index...].first { !$0.isBlank }
-        let firstID = firstEventLine.flatMap { line in Int(line.prefix { $0 != ";" }) }
-        let program: LogProgram = firstID == 0 || header.appVersion != nil || header.hasOtherPhaseFiles ? .ipad : .java
-
-        // Events.
-        let grammar = EventNameGrammar(header: header)
-        var events: [LogEvent] = []
-        events.reserveCapacity(lines.count - index)
-        while index < lines.count {
-            let line = lines[index]
-            let number = index + 1
-            index += 1
-            if line.isBlank {
-                if index < lines.count || !line.isEmpty {
-                    anomalies.add(.blankLine, line: number, "empty line among the events (skipped)")
-                }
-                continue
-            }
-            do {
-                events.append(try LogEvent.parse(line, line: number, program: program, grammar: grammar))
-            } catch {
-                try lineError(number, error.code, error.text, raw: line)
-            }
-        }
-        if events.isEmpty {
-            anomalies.add(.noEvents, "the log has a header but no event lines")
-        }
-        let variant = LogVariant.detect(program: program, header: header, events: events, anomalies: &anomalies)
-        var log = ParsedLog(sourceFile: sourceFile, encoding: text.encoding, lineEnding: text.lineEnding,
-                            header: header, program: program, variant: variant, events: events, times: [],
-                            anomalies: anomalies)
-        log.normaliseTimestamps()
-        log.checkEvents()
+        var log = try reader.finish()
+        log.encoding = text.encoding
+        log.lineEnding = text.lineEnding
         return log
     }
 
@@ -107,71 +69,49 @@ public struct ParsedLog: Sendable {
 
     /// iPad: seconds of pre-release builds to ms; implausible values (not 2023–2030) leave `t_s` NA. Then `t_s`.
     mutating func normaliseTimestamps() {
-        times = Array(repeating: nil, count: events.count)
-        guard let first = events.first else { return }
+        timeOrigin = nil
+        guard !events.isEmpty else { return }
         switch program {
         case .java:
-            guard let origin = first.nanoseconds else { return }
-            for (index, event) in events.enumerated() {
-                if let ns = event.nanoseconds { times[index] = Double(ns &- origin) / 1e9 }
-            }
+            timeOrigin = events.nanoseconds(at: 0).map { UInt64(bitPattern: $0) }
         case .ipad:
-            guard let value = first.milliseconds else { return }
+            guard let value = events.milliseconds(at: 0) else { return }
             let plausible = 1_672_531_200_000.0..<1_893_456_000_000.0  // 2023-01-01 to 2030-01-01 in ms
             if value < 1e11 && value >= 1e8 {
-                for index in events.indices { events[index].milliseconds = events[index].milliseconds.map { $0 * 1000 } }
+                events.secondsTimestamps = true
                 anomalies.add(.prerelease, "timestamps in epoch seconds (iPad build before 2023-07-10); multiplied by 1000")
             }
-            if let bad = events.first(where: { !plausible.contains($0.milliseconds ?? 0) }) {
-                anomalies.add(.tsImplausible, line: bad.line,
-                              "expected epoch ms or s between 2023 and 2030, found \(bad.timestampText); t_s is NA for this file",
-                              raw: String(bad.timestampText))
+            if let bad = events.indices.first(where: { !plausible.contains(events.milliseconds(at: $0) ?? 0) }) {
+                let event = events[bad]
+                anomalies.add(.tsImplausible, line: event.line,
+                              "expected epoch ms or s between 2023 and 2030, found \(event.timestampText); t_s is NA for this file",
+                              raw: event.timestampText)
                 return
             }
-            guard let origin = events[0].milliseconds else { return }
-            for (index, event) in events.enumerated() {
-                if let ms = event.milliseconds { times[index] = (ms - origin) / 1000 }
-            }
+            timeOrigin = events.milliseconds(at: 0).map(\.bitPattern)
         }
     }
 
-    /// Id order and gaps, backwards timestamps, unknown events, key syntax, points outside the pad.
-    mutating func checkEvents() {
+    /// The checks of ``LineReader`` that need times (`W_TS_BACKWARDS`), with the anomalies it found per event
+    /// put in place: per event, id order and gaps, then backwards timestamps, then unknown events and key syntax.
+    mutating func checkEvents(_ found: EventChecks) {
+        var before = found.beforeTimes.makeIterator(), after = found.afterTimes.makeIterator()
+        var nextBefore = before.next(), nextAfter = after.next()
+        let times = times
         for index in events.indices {
-            let event = events[index]
-            if index > 0 {
-                let previous = events[index - 1]
-                if event.id <= previous.id {
-                    anomalies.add(.idOrder, line: event.line, "expected an id above \(previous.id), found \(event.id)",
-                                  raw: String(event.idText))
-                } else if event.id > previous.id + 1
-                            && !(program == .ipad && previous.kind == .buttonReleased && event.id == previous.id + 2) {
-                    events[index].flags.append("id_gap")
-                    anomalies.add(.idGap, line: event.line, "expected id \(previous.id + 1), found \(event.id)",
-                                  raw: String(event.idText))
-                }
-                if let now = times[index], let before = times[index - 1], now < before {
-                    events[index].flags.append("ts_backwards")
-                    anomalies.add(.tsBackwards, line: event.line, "the timestamp decreases by \(before - now) s",
-                                  raw: String(event.timestampText))
-                }
+            while let (at, anomaly) = nextBefore, at == index {
+                anomalies.append(contentsOf: [anomaly])
+                nextBefore = before.next()
             }
-            switch event.kind {
-            case .other:
-                anomalies.add(.unknownEvent, line: event.line, "unknown event \(LogText.quoted(event.name)) (kept as type 'other')",
-                              raw: String(event.name))
-            case .keyPressed(let key), .keyReleased(let key):
-                if !key.wellFormed {
-                    anomalies.add(.keySyntax, line: event.line,
-                                  "expected Key…_<code>(<descriptor>:<location>), found \(LogText.quoted(event.name))",
-                                  raw: String(event.name))
-                }
-            case .buttonDown, .buttonReleased:
-                if let width = header.padWidth, let height = header.padHeight,
-                   event.x < 0 || event.y < 0 || event.x > width || event.y > height {
-                    events[index].flags.append("outside_pad")
-                }
-            default: break
+            if index > 0, let now = times[index], let earlier = times[index - 1], now < earlier {
+                events.insert(.tsBackwards, at: index)
+                let event = events[index]
+                anomalies.add(.tsBackwards, line: event.line, "the timestamp decreases by \(earlier - now) s",
+                              raw: event.timestampText)
+            }
+            while let (at, anomaly) = nextAfter, at == index {
+                anomalies.append(contentsOf: [anomaly])
+                nextAfter = after.next()
             }
         }
     }
@@ -180,10 +120,10 @@ public struct ParsedLog: Sendable {
     public func milliseconds(from start: Int, to end: Int) -> Double? {
         switch program {
         case .java:
-            guard let a = events[start].nanoseconds, let b = events[end].nanoseconds else { return nil }
+            guard let a = events.nanoseconds(at: start), let b = events.nanoseconds(at: end) else { return nil }
             return Double(b &- a) / 1e6
         case .ipad:
-            guard times[start] != nil, let a = events[start].milliseconds, let b = events[end].milliseconds else { return nil }
+            guard timeOrigin != nil, let a = events.milliseconds(at: start), let b = events.milliseconds(at: end) else { return nil }
             return b - a
         }
     }

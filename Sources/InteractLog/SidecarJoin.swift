@@ -29,7 +29,7 @@ public struct SidecarJoin: Sendable {
     /// Seconds from 1970-01-01 to 2001-01-01 (Foundation's reference date).
     static let referenceDateOffset = 978_307_200.0
 
-    init(json: Data, log: ParsedLog, strokes: [Stroke], anomalies: inout AnomalyRecorder) {
+    init(json: Data, log: ParsedLog, strokes: Strokes, anomalies: inout AnomalyRecorder) {
         status = "mismatch"
         guard let root = try? JSONDecoder().decode(JSONValue.self, from: json), let actions = root["actions"]?.array else {
             anomalies.add(.sidecarMismatch, "InteractLog.json beside the log is not a JSON object with an 'actions' array; no pencil columns")

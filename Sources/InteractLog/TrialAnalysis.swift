@@ -7,9 +7,9 @@ public struct TrialAnalysis: Sendable {
     public static let spanToleranceSeconds = 2.0
 
     public var log: ParsedLog
-    public var strokes: [Stroke]
-    public var views: [StimulusView]
-    public var keys: [KeyPress]
+    public var strokes: Strokes
+    var viewRecords: [StimulusViews.Record]
+    var keyRecords: [KeyPresses.Record]
     public var duplicateReleases: Int
     /// What the file name says, if it follows the pattern.
     public var identity: FileNameIdentity?
@@ -18,44 +18,64 @@ public struct TrialAnalysis: Sendable {
     /// Minutes east of UTC of the writing device (iPad), rounded to 15 min.
     public var utcOffsetMinutes: Int?
 
+    /// The viewing intervals, in file order.
+    public var views: StimulusViews { StimulusViews(records: viewRecords, log: log) }
+    /// The key presses, in file order.
+    public var keys: KeyPresses { KeyPresses(records: keyRecords, events: log.events, variant: log.variant) }
+
     /// Derives every row from a parsed log; `sidecar` is the `InteractLog.json` beside an iPad log, if any.
-    public init(_ parsed: ParsedLog, sidecarJSON: Data? = nil) {
-        var log = parsed
+    ///
+    /// One pass over the events, linear in their number: the stimulus context of each stroke (`views_before`
+    /// included) is known when the stroke is met, and each view's `strokes_after` is counted by binary search in
+    /// the strokes' anchors.
+    public init(_ parsed: consuming ParsedLog, sidecarJSON: Data? = nil) {
+        // The log's events are flagged in place: taken over, so that no other reference makes them copied.
+        var log = consume parsed
         var anomalies = log.anomalies
         var tracker = StimulusViewTracker()
         var pairer = StrokePairer()
+        /// `stim_on` events so far per phase and image, repeated ones (`duplicate_on`) included.
+        var onCounts: [StimulusKey: Int] = [:]
+        var stimulusOns: [Int] = []
+        var contextChanged = true
         for index in log.events.indices {
-            let event = log.events[index]
-            let contextBefore = tracker.context
-            if let flag = tracker.observe(event, index: index, time: log.times[index], anomalies: &anomalies) {
-                log.events[index].flags.append(flag)
-            }
-            if let flag = pairer.observe(log.events, index: index, context: contextBefore, log: log, anomalies: &anomalies) {
-                log.events[index].flags.append(flag)
+            let kind = log.events.kind(at: index)
+            switch kind {
+            case .stimulusOn, .stimulusOff:
+                if let flag = tracker.observe(kind, index: index, line: log.events.line(at: index),
+                                              name: Substring(log.events.name(at: index).text), anomalies: &anomalies) {
+                    log.events.insert(flag, at: index)
+                }
+                if case .stimulusOn(let phase, let image) = kind {
+                    onCounts[StimulusKey(phase: phase, image: image), default: 0] += 1
+                    stimulusOns.append(index)
+                }
+                contextChanged = true
+            case .buttonDown, .buttonReleased:
+                if contextChanged {
+                    var context = tracker.context
+                    context.viewsBefore = context.lastStimulusPhase.map {
+                        onCounts[StimulusKey(phase: $0, image: context.lastStimulus)] ?? 0
+                    }
+                    pairer.use(context, changed: true)
+                    contextChanged = false
+                }
+                if let flag = pairer.observe(kind, index: index, log: log, anomalies: &anomalies) {
+                    log.events.insert(flag, at: index)
+                }
+            default: break
             }
         }
         pairer.finish(events: log.events, anomalies: &anomalies)
-        tracker.finish(lastTime: log.times.last ?? nil, lastLine: log.events.last?.line ?? 0, anomalies: &anomalies)
-        var strokes = pairer.strokes
-        var views = tracker.views
-        for index in strokes.indices {
-            let anchor = strokes[index].anchorIndex
-            strokes[index].context.viewsBefore = strokes[index].context.lastStimulusPhase.map {
-                Self.onCount(log.events, before: anchor, phase: $0, image: strokes[index].context.lastStimulus)
-            }
-        }
-        let stimulusOnIndices = log.events.indices.filter { if case .stimulusOn = log.events[$0].kind { true } else { false } }
-        for index in views.indices {
-            guard views[index].status != .openAtEnd, let end = views[index].offIndex else { continue }
-            let next = stimulusOnIndices.first { $0 > end } ?? Int.max
-            views[index].strokesAfter = strokes.reduce(0) { $0 + ($1.anchorIndex > end && $1.anchorIndex < next ? 1 : 0) }
-        }
+        tracker.finish(lastLine: log.events.isEmpty ? 0 : log.events.line(at: log.events.count - 1), anomalies: &anomalies)
+        let strokes = pairer.strokes
+        tracker.countStrokesAfter(anchors: strokes.indices.map(strokes.anchorIndex(at:)), stimulusOns: stimulusOns)
         log.anomalies = anomalies
         self.log = log
         self.strokes = strokes
-        self.views = views
+        self.viewRecords = tracker.views
         self.duplicateReleases = pairer.duplicateReleases
-        self.keys = KeyPairing.pair(log, anomalies: &self.log.anomalies)
+        self.keyRecords = KeyPairing.pair(log, anomalies: &self.log.anomalies)
         self.identity = FileNameIdentity.parse(path: log.sourceFile)
         if let sidecarJSON, log.program == .ipad {
             sidecar = SidecarJoin(json: sidecarJSON, log: self.log, strokes: strokes, anomalies: &self.log.anomalies)
@@ -64,10 +84,10 @@ public struct TrialAnalysis: Sendable {
         checkTimes()
     }
 
-    static func onCount(_ events: [LogEvent], before anchor: Int, phase: String, image: String?) -> Int {
-        events[..<anchor].reduce(0) { count, event in
-            if case .stimulusOn(let p, let i) = event.kind, p == phase, i == image { count + 1 } else { count }
-        }
+    /// A phase and image, compared as the stroke context compares them (`nil` image apart from `""`).
+    struct StimulusKey: Hashable {
+        var phase: String
+        var image: String?
     }
 
     /// File name against header: participant, trial, stamp; the default name.
@@ -109,7 +129,7 @@ public struct TrialAnalysis: Sendable {
     }
 
     /// Seconds from the first to the last event.
-    public var eventSpan: Double? { log.times.last ?? nil }
+    public var eventSpan: Double? { log.events.isEmpty ? nil : log.time(at: log.events.count - 1) }
     /// `Trial End` − `Trial Start` from the header.
     public var headerDuration: Double? {
         guard let start = log.header.trialStart, let end = log.header.trialEnd else { return nil }
@@ -117,7 +137,8 @@ public struct TrialAnalysis: Sendable {
     }
     /// UTC of the first event (iPad, from its epoch-ms timestamp).
     public var firstEventUTC: Double? {
-        guard log.program == .ipad, log.times.first ?? nil != nil, let ms = log.events.first?.milliseconds else { return nil }
+        guard log.program == .ipad, !log.events.isEmpty, log.time(at: 0) != nil,
+              let ms = log.events.milliseconds(at: 0) else { return nil }
         return ms / 1000
     }
 
@@ -136,7 +157,7 @@ public struct TrialAnalysis: Sendable {
     }
 
     /// Strokes of a status.
-    public func count(_ status: Stroke.Status) -> Int { strokes.reduce(0) { $0 + ($1.status == status ? 1 : 0) } }
+    public func count(_ status: Stroke.Status) -> Int { strokes.records.reduce(0) { $0 + ($1.status == status ? 1 : 0) } }
 }
 
 extension TrialAnalysis {

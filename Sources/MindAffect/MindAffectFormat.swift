@@ -35,27 +35,40 @@ public struct MindAffectFormat: InputFormat {
         self.codes = codes
     }
 
+    /// Reads a save file in chunks (it is never held whole) and analyses it.
     public func read(_ input: InputSource) throws -> SaveFileAnalysis {
-        let file = try SaveFile.parse(try input.contents(), sourceFile: input.path, skipBadLines: options.skipBadLines)
+        let file = try SaveFile.parse(input, skipBadLines: options.skipBadLines)
         return SaveFileAnalysis(file, options: options.analysis, codes: codes)
     }
 
     public func tables(_ parsed: [SaveFileAnalysis]) -> FormatOutput {
         let channels = SaveFileTables.channelCount(parsed)
         let objectIDs = SaveFileTables.objectIDs(parsed)
-        let builders: [(SaveFileAnalysis) -> Table] = [
-            SaveFileTables.messages, SaveFileTables.modes, SaveFileTables.trials,
-            { SaveFileTables.samples($0, channels: channels) },
-            { SaveFileTables.stimuli($0, objectIDs: objectIDs) },
-            SaveFileTables.summary,
-        ]
+        let builders: [(SaveFileAnalysis) -> Table] = [SaveFileTables.messages, SaveFileTables.modes, SaveFileTables.trials]
+        let lastBuilders: [(SaveFileAnalysis) -> Table] = [SaveFileTables.summary]
         let anomalies = parsed.flatMap(\.anomalies)
         // One subgroup of /arrays/ per file when there are several.
         let arrays = parsed.enumerated().flatMap { index, analysis in
             SaveFileArrays.arrays(analysis, prefix: parsed.count == 1 ? "" : "file\(index + 1)")
         }
-        return FormatOutput(tables: builders.flatMap { build in parsed.map(build) } + [.anomalies(anomalies)],
-                            arrays: arrays, anomalies: anomalies)
+        // A batch per file and table, as before; the per-sample and per-event tables in slices of
+        // ``TableBatchJoiner/rows``, each made as it is written.
+        let batches = TableBatches { emit in
+            for build in builders { for analysis in parsed { try emit(build(analysis)) } }
+            for analysis in parsed {
+                for rows in TableBatchJoiner.slices(of: analysis.file.sampleCount) {
+                    try emit(SaveFileTables.samples(analysis, channels: channels, rows: rows))
+                }
+            }
+            for analysis in parsed {
+                for rows in TableBatchJoiner.slices(of: analysis.stimuli.eventCount) {
+                    try emit(SaveFileTables.stimuli(analysis, objectIDs: objectIDs, rows: rows))
+                }
+            }
+            for build in lastBuilders { for analysis in parsed { try emit(build(analysis)) } }
+            try emit(.anomalies(anomalies))
+        }
+        return FormatOutput(batches: batches, arrays: arrays, anomalies: anomalies)
     }
 }
 

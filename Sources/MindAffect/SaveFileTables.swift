@@ -98,23 +98,26 @@ public enum SaveFileTables {
         ])
     }
 
-    /// `samples`: one row per EEG sample, `ch1_uv` … `ch<channels>_uv` (NaN beyond the file's channels).
-    public static func samples(_ analysis: SaveFileAnalysis, channels: Int) -> Table {
+    /// `samples`: one row per EEG sample, `ch1_uv` … `ch<channels>_uv` (NaN beyond the file's channels); `rows`
+    /// of them.
+    public static func samples(_ analysis: SaveFileAnalysis, channels: Int, rows: Range<Int>? = nil) -> Table {
         let file = analysis.file
-        let count = file.sampleCount
+        let rows = rows ?? 0..<file.sampleCount
+        let count = rows.count
         let own = file.channelCount ?? 0
+        let sampleMs = analysis.timeline.sampleMs[rows]
         var columns: [Column] = [
             .string("source_file", Array(repeating: file.sourceFile, count: count), description: "the input path as given"),
-            .int64("sample", Array(0..<count), description: "0-based sample number in the file"),
-            .float("t_ms", analysis.timeline.sampleMs, unit: "ms", description: "per-sample time (spec §2.2, rule in summary.timestamp_rule)"),
-            .float("t_s", analysis.timeline.sampleMs.map { analysis.times.seconds($0) }, unit: "s",
+            .int64("sample", Array(rows), description: "0-based sample number in the file"),
+            .float("t_ms", Array(sampleMs), unit: "ms", description: "per-sample time (spec §2.2, rule in summary.timestamp_rule)"),
+            .float("t_s", sampleMs.map { analysis.times.seconds($0) }, unit: "s",
                    description: "t_ms as seconds since the first line's rts"),
         ]
         for channel in 0..<channels {
             var values = [Float](repeating: .nan, count: count)
             if channel < own {
                 file.sampleValues.withUnsafeBufferPointer { all in
-                    for sample in 0..<count { values[sample] = all[sample * own + channel] }
+                    for (row, sample) in rows.enumerated() { values[row] = all[sample * own + channel] }
                 }
             }
             columns.append(Column("ch\(channel + 1)_uv", unit: "µV",
@@ -126,17 +129,18 @@ public enum SaveFileTables {
 
     /// `stimuli`: one row per STIMULUSEVENT with the latched state of each object in `objectIDs`
     /// (missing for objects the file does not have).
-    public static func stimuli(_ analysis: SaveFileAnalysis, objectIDs: [Int]) -> Table {
+    public static func stimuli(_ analysis: SaveFileAnalysis, objectIDs: [Int], rows: Range<Int>? = nil) -> Table {
         let stimuli = analysis.stimuli
-        let count = stimuli.eventCount
+        let rows = rows ?? 0..<stimuli.eventCount
+        let count = rows.count
         var columns: [Column] = [
             .string("source_file", Array(repeating: analysis.file.sourceFile, count: count), description: "the input path as given"),
-            .int64("event", Array(0..<count), description: "0-based STIMULUSEVENT number"),
-            .int64("t_ms", stimuli.eventMs.map { Int($0) }, unit: "ms", description: "unwrapped hub time"),
+            .int64("event", Array(rows), description: "0-based STIMULUSEVENT number"),
+            .int64("t_ms", stimuli.eventMs[rows].map { Int($0) }, unit: "ms", description: "unwrapped hub time"),
         ]
         for objectID in objectIDs {
             let column = stimuli.column(of: objectID)
-            let values: [Int?] = (0..<count).map { event in column.map { Int(stimuli.state(event: event, column: $0)) } }
+            let values: [Int?] = rows.map { event in column.map { Int(stimuli.state(event: event, column: $0)) } }
             columns.append(.int32("obj\(objectID)", values, unit: "1", description: "latched stimulus state of objID \(objectID)"))
         }
         return Table("stimuli", columns)

@@ -60,10 +60,11 @@ extension StreamingInputFormat {
 }
 
 /// What a run writes: table batches, HDF5 arrays, and the anomalies (the rows of its `anomalies` table, which is
-/// among `tables`) for the stderr summary.
+/// among the batches) for the stderr summary.
 public struct FormatOutput {
-    /// Table batches in output order; batches of one name append rows to that table.
-    public var tables: [Table]
+    /// Table batches in output order; batches of one name append rows to that table. Made one at a time as the
+    /// output takes them (``TableBatches``).
+    public var batches: TableBatches
     /// N-dimensional arrays for HDF5 outputs (`/arrays/…`); CSV outputs leave them out.
     public var arrays: [ArrayDataset]
     /// The run's anomalies, as in its `anomalies` table.
@@ -71,10 +72,49 @@ public struct FormatOutput {
     /// Lines for stderr about the run as a whole.
     public var notes: [String]
 
-    public init(tables: [Table], arrays: [ArrayDataset] = [], anomalies: [Anomaly], notes: [String] = []) {
-        self.tables = tables
+    /// An output whose batches are made by `batches` as they are written.
+    public init(batches: TableBatches, arrays: [ArrayDataset] = [], anomalies: [Anomaly], notes: [String] = []) {
+        self.batches = batches
         self.arrays = arrays
         self.anomalies = anomalies
         self.notes = notes
+    }
+
+    /// An output whose batches are all made already.
+    public init(tables: [Table], arrays: [ArrayDataset] = [], anomalies: [Anomaly], notes: [String] = []) {
+        self.init(batches: TableBatches(tables), arrays: arrays, anomalies: anomalies, notes: notes)
+    }
+
+    /// Every batch, made at once: for tests and small runs (a large input's tables may not fit in memory).
+    public var tables: [Table] {
+        var tables: [Table] = []
+        // Cannot throw: what forEach throws comes from its body, and this body does not.
+        try! batches.forEach { tables.append($0) }
+        return tables
+    }
+}
+
+/// A run's table batches in output order, each made only when the output takes it, so that a run never holds
+/// every table of a large input at once: a 100 MB log's `events` table alone is half a gigabyte as columns, but
+/// a batch of 65,536 rows is a few megabytes, written and freed before the next is made.
+public struct TableBatches {
+    /// Hands each batch to its argument, in order.
+    private let produce: ((Table) throws -> Void) throws -> Void
+
+    /// Batches made by `produce`, which hands them one by one to the closure it is given (and makes the next
+    /// only when that returns).
+    public init(_ produce: @escaping ((Table) throws -> Void) throws -> Void) {
+        self.produce = produce
+    }
+
+    /// Batches already made.
+    public init(_ tables: [Table]) {
+        self.produce = { emit in for table in tables { try emit(table) } }
+    }
+
+    /// Makes each batch and hands it to `body`, in order; an error of `body` ends the walk. Making a batch never
+    /// fails: what is thrown comes from `body`.
+    public func forEach(_ body: (Table) throws -> Void) throws {
+        try produce(body)
     }
 }

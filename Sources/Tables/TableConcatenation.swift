@@ -30,3 +30,44 @@ extension Table {
         return result
     }
 }
+
+/// Joins the batches of one table, from one input or several, into batches of at least ``rows`` rows (the last
+/// may be shorter), each joined in one pass: a table is then written in a few large batches whatever the number of
+/// inputs, and a run holds at most about two such batches of it. A table whose rows all fit in one batch is
+/// written as one, as when every input's rows were joined at once (the same HDF5 chunking and file).
+public struct TableBatchJoiner {
+    /// Rows per batch: the longest HDF5 chunk (so that chunks come out as when a table is written at once).
+    public static let rows = 65_536
+
+    private var pending: [Table] = []
+    private var pendingRows = 0
+
+    /// A joiner whose first batch starts with `first` (a table's empty batch, which gives it its columns).
+    public init(first: Table? = nil) {
+        if let first { pending = [first] }
+    }
+
+    /// Adds a batch; hands on a joined batch once ``rows`` rows are waiting.
+    public mutating func add(_ table: Table, emit: (Table) throws -> Void) rethrows {
+        pending.append(table)
+        pendingRows += table.rowCount
+        if pendingRows >= Self.rows { try flush(emit) }
+    }
+
+    /// Hands on what is still waiting.
+    public mutating func finish(emit: (Table) throws -> Void) rethrows {
+        if !pending.isEmpty { try flush(emit) }
+    }
+
+    private mutating func flush(_ emit: (Table) throws -> Void) rethrows {
+        guard let joined = Table.concatenating(pending) else { return }
+        pending = []
+        pendingRows = 0
+        try emit(joined)
+    }
+
+    /// The row ranges of a table of `count` rows in slices of at most ``rows`` (one empty range for none).
+    public static func slices(of count: Int) -> [Range<Int>] {
+        stride(from: 0, to: max(count, 1), by: rows).map { $0..<min(count, $0 + rows) }
+    }
+}

@@ -100,13 +100,16 @@ public struct ToolRunner {
             try sideOutput?.check(parsed)
             if out == nil { out = try output.open(tableNames: format.tableNames, inputs: inputs, lock: lock) }
             guard let out else { return }
-            for table in result.tables { try out.write(table) }
+            // Each batch is made as it is written and freed before the next is made.
+            try result.batches.forEach { table in
+                if output.report != nil { tally.add(table) }
+                try out.write(table)
+            }
             for array in result.arrays { try out.writeArray(array) }
             let provenance = provenance(inputs: records.list, parametersJSON: Provenance.encodeParameters(format.options))
             try out.commit(provenance: provenance)
             try sideOutput?.write(parsed, provenance: provenance)
             if let path = output.report, let reporter {
-                for table in result.tables { tally.add(table) }
                 let destination = try output.destination(tableNames: format.tableNames)
                 var written = tally.summaries
                 if case .csvFile(_, let table) = destination { written = written.filter { $0.name == table } }

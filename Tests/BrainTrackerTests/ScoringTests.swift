@@ -187,7 +187,8 @@ struct ScoringTests {
         #expect(a.trials.map(\.validSeth) == [true, true, true, true, true, true, false, true, true, false])
         #expect(a.trials.prefix(6).allSatisfy { $0.ptileSeth == nil })
         // 330 against 300…400: 4 above → a = 4; n = 6.
-        #expect(abs(a.trials[7].ptileSeth! - 100 * (1.0 / 12 + 4 * (5.0 / 6) / 6)) < 1e-12)
+        let ptile: Double = try #require(a.trials[7].ptileSeth)
+        #expect(abs(ptile - 100 * (1.0 / 12 + 4 * (5.0 / 6) / 6)) < 1e-12)
         #expect(a.sessions[1].nValidSeth == 2 && a.sessions[1].latencyMeanMs == (100 + 330 + 350 + 3000) / 4)
         #expect(a.sessions[1].latencyCorrectedMeanMs == 340)   // one label: no difficulty effect
         #expect(abs(a.sessions[1].latencyLogMean! - (log(330) + log(350)) / 2) < 1e-12)
