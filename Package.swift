@@ -81,7 +81,8 @@ let package = Package(
         .testTarget(name: "BrainiacTests", dependencies: ["Brainiac", "TestSupport"]),
         .testTarget(name: "InteractLogTests", dependencies: ["InteractLog", "TestSupport"]),
         .testTarget(name: "BrainTrackerTests", dependencies: ["BrainTracker", "TestSupport"]),
-        .testTarget(name: "MYNDTests", dependencies: ["MYND", "TestSupport"]),
+        // Regressions/: inputs the fuzz targets of Fuzz/ found faults with, read by path.
+        .testTarget(name: "MYNDTests", dependencies: ["MYND", "TestSupport"], exclude: ["Regressions"]),
         .testTarget(name: "MindAffectTests", dependencies: ["MindAffect", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["TestSupport"]),
     ]

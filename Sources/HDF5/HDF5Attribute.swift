@@ -110,7 +110,7 @@ extension HDF5Object {
         defer { H5Tclose(type) }
         let space = HDF5Dataspace(adopting: H5Aget_space(attribute), path: path)
         let dims = space.dimensions
-        let count = try space.elementCount("\(path)@\(name)")
+        let count = try space.elementCount("\(path)@\(name)", type: type, in: attribute)
         let scalar = dims.isEmpty
         switch H5Tget_class(type) {
         case H5T_STRING:

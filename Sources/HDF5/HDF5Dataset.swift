@@ -107,9 +107,11 @@ public final class HDF5Dataset: HDF5Object {
     }
 
     /// The number of elements (the product of the dimensions), refused with an error when a corrupt file claims
-    /// more than can be read (over 2^31).
+    /// more than can be read (over 2^31, or more than the file's size can hold: ``HDF5Dataspace``).
     public func elementCount() throws(HDF5Error) -> Int {
-        try HDF5Dataspace(adopting: H5Dget_space(id), path: path).elementCount(path)
+        let type = try HDF5Library.check(H5Dget_type(id), "get the type of \(path)")
+        defer { H5Tclose(type) }
+        return try HDF5Dataspace(adopting: H5Dget_space(id), path: path).elementCount(path, type: type, in: id)
     }
 
     // MARK: Appending

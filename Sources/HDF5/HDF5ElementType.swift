@@ -135,6 +135,38 @@ final class HDF5Dataspace: HDF5Object {
         }
         return Int(product)
     }
+
+    /// The most bytes a read takes for each byte of the file: deflate, the strongest filter of HDF5 files,
+    /// compresses at most 1032:1, so elements beyond that are claimed by a corrupt header, not stored.
+    static let maximumExpansion: UInt64 = 1100
+    /// What any file may claim whatever its size (16 MiB): room for fill values and small files' rounding.
+    static let minimumReadBytes: UInt64 = 16 << 20
+
+    /// ``elementCount(_:)``, also checked against the file the elements are read from (`object`'s): elements of
+    /// `type` (at least 8 bytes each, as they are read) may not need more than ``maximumExpansion`` times the
+    /// file's size (at least ``minimumReadBytes``). A corrupt dimension in a small file so fails with an error
+    /// naming `what` before anything is allocated, instead of asking for gigabytes.
+    func elementCount(_ what: String, type: hid_t, in object: hid_t) throws(HDF5Error) -> Int {
+        let count = try elementCount(what)
+        guard let fileSize = Self.fileSize(of: object) else { return count }
+        let elementSize = UInt64(max(8, H5Tget_size(type)))
+        let (bytes, overflow) = UInt64(count).multipliedReportingOverflow(by: elementSize)
+        let (expanded, over) = fileSize.multipliedReportingOverflow(by: Self.maximumExpansion)
+        let limit = over ? UInt64.max : max(Self.minimumReadBytes, expanded)
+        guard !overflow, bytes <= limit else {
+            throw HDF5Error("read \(what)", detail: "its dataspace claims \(dimensions.map(String.init).joined(separator: " x ")) elements of \(elementSize) bytes, more than a file of \(fileSize) bytes can hold (a corrupt file?)")
+        }
+        return count
+    }
+
+    /// The size in bytes of the file an open object is in, or `nil` when HDF5 cannot tell.
+    static func fileSize(of object: hid_t) -> UInt64? {
+        let file = H5Iget_file_id(object)
+        guard file >= 0 else { return nil }
+        defer { H5Fclose(file) }
+        var size: hsize_t = 0
+        return H5Fget_filesize(file, &size) >= 0 ? UInt64(size) : nil
+    }
 }
 
 /// A property list of one class (`H5P_FILE_CREATE`, `H5P_DATASET_CREATE`, …).

@@ -18,7 +18,7 @@ extension HDF5Object {
         guard H5Tget_class(type) == H5T_STRING else { return try self.attribute(name) }
         let space = HDF5Dataspace(adopting: H5Aget_space(attribute), path: path)
         let dims = space.dimensions
-        let count = try space.elementCount("\(path)@\(name)")
+        let count = try space.elementCount("\(path)@\(name)", type: type, in: attribute)
         let values = try HDF5AnyCharsetStrings.read(count: count, fileType: type, what: "\(path)@\(name)") {
             H5Aread(attribute, $0, $1)
         }
