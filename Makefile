@@ -5,6 +5,7 @@
 #   make install [PREFIX=~/.local]   release build, then the tools into PREFIX/bin, brainbatch_tables.py into
 #               PREFIX/share/brainbatch/python and the man pages (if made) into PREFIX/share/man/man1
 #   make uninstall [PREFIX=~/.local]   removes exactly what `make install` put there
+#   make fuzz [SECONDS=60]   build the libFuzzer targets of Fuzz/ and run each for SECONDS (make fuzz-short: 60 s each, part of make test)
 SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
@@ -21,7 +22,7 @@ PYDIR := $(PREFIX)/share/brainbatch/python
 MAN1DIR := $(PREFIX)/share/man/man1
 PYTABLES := python/brainbatch_tables.py
 
-.PHONY: setup build release demo test man install uninstall completions bench clean
+.PHONY: setup build release demo test man install uninstall completions bench clean fuzz fuzz-build fuzz-short
 
 setup:
 	@scripts/setup.sh
@@ -36,6 +37,7 @@ release: setup
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(MAKE) fuzz-short
 
 demo: release
 	@mkdir -p $(OUT)
@@ -88,6 +90,22 @@ completions: release
 
 bench: release
 	bench/bt-decode.sh
+
+# Fuzzing (README, "Fuzzing"): one libFuzzer target per parser in Fuzz/, a package of its own (its build in
+# Fuzz/.build leaves the main package's as it is), built in release mode with the fuzzer and address sanitizers.
+# Fuzz/run.sh runs each target for SECONDS and prints executions, executions per second and findings; it exits 1
+# on a finding (the input in Fuzz/artifacts/<target>/). fuzz-short is the 60-s run of `make test`.
+FUZZ_BUILD := $(SWIFT) build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address
+FUZZ_SECONDS := $(or $(SECONDS),60)
+
+fuzz-build: setup
+	$(FUZZ_BUILD)
+
+fuzz: fuzz-build
+	Fuzz/run.sh $(FUZZ_SECONDS)
+
+fuzz-short: fuzz-build
+	Fuzz/run.sh 60
 
 clean:
 	rm -rf .build $(OUT)

@@ -24,6 +24,11 @@ let package = Package(
         .library(name: "Tables", targets: ["Tables"]),
         .library(name: "TableWriters", targets: ["TableWriters"]),
         .library(name: "Brainiac", targets: ["Brainiac"]),
+        // The other format libraries, for the fuzz targets of Fuzz/ (a package of its own).
+        .library(name: "InteractLog", targets: ["InteractLog"]),
+        .library(name: "BrainTracker", targets: ["BrainTracker"]),
+        .library(name: "MYND", targets: ["MYND"]),
+        .library(name: "MindAffect", targets: ["MindAffect"]),
         .library(name: "Spectral", targets: ["Spectral"]),
         .library(name: "ToolSupport", targets: ["ToolSupport"]),
         .library(name: "Reports", targets: ["Reports"]),

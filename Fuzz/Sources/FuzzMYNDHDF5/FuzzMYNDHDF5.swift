@@ -1,0 +1,43 @@
+import Foundation
+import FuzzSupport
+import MYND
+import Tables
+
+/// Where each input is written for libhdf5 to open: a folder of this process in /dev/shm (memory), else in
+/// the temporary folder; removed at exit.
+private let folder: String = {
+    let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+    let path = base + "/brainbatch-fuzz-hdf5-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(atPath: "/dev/shm/brainbatch-fuzz-hdf5-\(getpid())") }
+    return path
+}()
+private let path = folder + "/r_rest_1_2_1_3F2504E0-4F89-41D3-9A0C-0305E82C3301.hdf"
+
+/// mynd-parse's HDF5 reading in this process: the input written to a file and read by
+/// ``RecordingReader/inProcess`` (libhdf5, then our layout reader: extents checked, attributes of any type and
+/// character set decoded, the row-0 quirk, channel names, paradigm), then analysed (epochs, Welch band power,
+/// signal quality) into the tables.
+///
+/// The tool reads recordings in a child process because libhdf5 1.10 itself crashes or loops forever on some
+/// corrupt files. Here those faults end the fuzzing process: `make fuzz` runs this target with
+/// `-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1` and `Fuzz/triage.sh` sorts every crash it
+/// saved into libhdf5's own (every frame below the fault in libhdf5 or the C library) and ours (a frame of
+/// BrainBatch's code): only the latter are findings.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzMYNDHDF5(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let data = Fuzz.data(start, count)
+    guard (try? data.write(to: URL(fileURLWithPath: path))) != nil else { fatalError("cannot write \(path)") }
+    var study = MYNDStudy()
+    if let item = try? MYNDStudy.read(path: path, data: data, options: RecordingAnalysisOptions(),
+                                      recordingReader: .inProcess) {
+        study.add(item)
+        Fuzz.exercise(study.tables(definitions: nil, dateOrder: nil).tables)
+    }
+    return 0
+}
+
+@_cdecl("FuzzMYNDHDF5_main")
+public func fuzzMYNDHDF5Main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    Fuzz.main(argc, argv, fuzzMYNDHDF5)
+}

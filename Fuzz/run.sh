@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Runs the libFuzzer targets of Fuzz/ (built by `make fuzz-build`), each for SECONDS seconds, and prints one line of
+# numbers per target. Exit 1 when a target found something (a crash, a trap, a timeout or an out-of-memory in
+# BrainBatch's code); its input is then in Fuzz/artifacts/<target>/ and the run's log in Fuzz/logs/<target>.log.
+#
+#   Fuzz/run.sh SECONDS [TARGET...]      (default: every target)
+#
+# Seeds come from SampleData/, Fuzz/seeds/ and ../shared/realdata when present; they are read where they are
+# (-seed_inputs), never copied. What a run finds worth keeping goes to Fuzz/corpus/<target>/ (not committed), so
+# later runs go on from there. FuzzMYNDHDF5 runs in fork mode, where a crash, timeout or out-of-memory does not end
+# the run; Fuzz/triage.sh then sorts what it saved into libhdf5's own faults and ours.
+set -uo pipefail
+cd "$(dirname "$0")"
+seconds=${1:?usage: Fuzz/run.sh SECONDS [TARGET...]}
+shift
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzBrainiac FuzzInteractLog FuzzBrainTracker FuzzMindAffect FuzzMYNDJSON FuzzMYNDHDF5)
+bin=.build/release
+realdata=../../shared/realdata
+
+# Seed files of a target, comma-separated (libFuzzer's -seed_inputs; file names hold spaces, none holds a comma).
+seeds() {
+    local files=()
+    case $1 in
+        FuzzBrainiac) files=(../SampleData/brainiac/*.bin) ;;
+        FuzzInteractLog) mapfile -t files < <(find ../SampleData/interactlog -name '*.txt' -o -name '*.json' | sort) ;;
+        FuzzBrainTracker) files=(../SampleData/braintracker/*.csv "$realdata"/braintracker/*.csv) ;;
+        FuzzMindAffect) files=(../SampleData/mindaffect/*.txt "$realdata"/mindaffect/*.txt) ;;
+        FuzzMYNDJSON) mapfile -t files < <(find ../SampleData/mynd "$realdata"/mynd -name '*.json' 2>/dev/null | sort) ;;
+        FuzzMYNDHDF5) files=(seeds/mynd-hdf5/*.hdf ../SampleData/mynd/*.hdf "$realdata"/mynd/*.hdf) ;;
+    esac
+    local present=()
+    for file in "${files[@]}"; do [ -f "$file" ] && present+=("$file"); done
+    (IFS=,; echo "${present[*]}")
+}
+
+# -max_len: long enough for what a parser needs to reach its analysis (a Brainiac baseline needs 2750 samples,
+# 27.5 KB; an iPad sidecar 12 KB; the small HDF5 seed 13.6 KB; a BrainTracker session 32 lines), short enough
+# for many executions per second (libFuzzer starts shorter and lets inputs grow up to it).
+max_len() {
+    case $1 in
+        FuzzBrainiac) echo 30000 ;;
+        FuzzInteractLog) echo 16384 ;;
+        FuzzBrainTracker) echo 8192 ;;
+        FuzzMindAffect) echo 16384 ;;
+        FuzzMYNDJSON) echo 4096 ;;
+        FuzzMYNDHDF5) echo 16384 ;;
+    esac
+}
+
+dictionary() {
+    case $1 in
+        FuzzInteractLog) echo dictionaries/interactlog.dict ;;
+        FuzzBrainTracker) echo dictionaries/braintracker.dict ;;
+        FuzzMindAffect) echo dictionaries/mindaffect.dict ;;
+        FuzzMYNDJSON) echo dictionaries/json.dict ;;
+        FuzzMYNDHDF5) echo dictionaries/hdf5.dict ;;
+    esac
+}
+
+# A Swift trap must reach libFuzzer's handler (which saves the input), not the Swift runtime's backtracer.
+export SWIFT_BACKTRACE=enable=no
+# No leak check at exit either (see -detect_leaks below).
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+status=0
+mkdir -p logs
+printf '%-18s %8s %12s %10s %8s %10s  %s\n' target seconds executions exec/s corpus peak_rss findings
+for target in "${targets[@]}"; do
+    [ -x "$bin/$target" ] || { echo "run.sh: $bin/$target is not built (make fuzz-build)" >&2; exit 2; }
+    mkdir -p "corpus/$target" "artifacts/$target"
+    # -detect_leaks=0: LeakSanitizer cannot see references Swift keeps in the spare bits of enum payloads and
+    # reports live objects as leaked, and libhdf5 leaks a little on corrupt files; memory that grows without
+    # bound is caught by -rss_limit_mb (and one allocation beyond it by libFuzzer's malloc limit) instead.
+    args=(-max_total_time="$seconds" -max_len="$(max_len "$target")" -rss_limit_mb=2048 -timeout=10 -detect_leaks=0
+          -seed_inputs="$(seeds "$target")" -artifact_prefix="artifacts/$target/" -print_final_stats=1)
+    dict=$(dictionary "$target")
+    [ -n "$dict" ] && args+=(-dict="$dict")
+    if [ "$target" = FuzzMYNDHDF5 ]; then
+        # libhdf5 1.10 crashes, aborts or loops forever on some corrupt files (the tool reads them in a child
+        # process for that reason); fork mode goes on after each, and triage.sh tells its faults from ours.
+        args+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+    fi
+    log=logs/$target.log
+    before=$(ls "artifacts/$target" | wc -l)
+    "$bin/$target" "${args[@]}" "corpus/$target" > "$log" 2>&1
+    rc=$?
+    # Numbers: the final statistics (a normal run) or the last status line (fork mode).
+    stat() { grep -o "stat::$1: *[0-9]*" "$log" | tail -1 | grep -o '[0-9]*$'; }
+    execs=$(stat number_of_executed_units)
+    rate=$(stat average_exec_per_sec)
+    rss=$(stat peak_rss_mb)
+    if [ -z "$execs" ]; then
+        execs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
+        rate=$(( ${execs:-0} / (seconds > 0 ? seconds : 1) ))
+        rss=$(grep -o 'rss: [0-9]*Mb' "$log" | tail -1 | grep -o '[0-9]*')
+    fi
+    corpus=$(ls "corpus/$target" | wc -l)
+    new=$(( $(ls "artifacts/$target" | wc -l) - before ))
+    findings=$new
+    if [ "$target" = FuzzMYNDHDF5 ] && [ "$new" -gt 0 ]; then
+        # Only faults with a frame of BrainBatch's code count; libhdf5's own are listed in the log.
+        findings=$(./triage.sh "$bin/$target" $(ls -t "artifacts/$target" | head -n "$new" | sed "s|^|artifacts/$target/|") \
+                   | tee -a "$log" | grep -c '^ours ')
+    elif [ $rc -ne 0 ] && [ "$new" -eq 0 ]; then
+        findings="exit $rc"
+    fi
+    printf '%-18s %8s %12s %10s %8s %10s  %s\n' "$target" "$seconds" "${execs:-?}" "${rate:-?}" "$corpus" "${rss:-?}MB" "$findings"
+    if [ "$findings" != 0 ]; then
+        status=1
+        echo "run.sh: $target: see $PWD/$log and $PWD/artifacts/$target/" >&2
+    fi
+done
+exit $status

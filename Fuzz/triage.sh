@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Sorts inputs on which a fuzz target crashed, timed out or ran out of memory by where it happened: runs the target
+# on each again and reads the stack it prints. The first frame that is not the C or C++ library, the Swift runtime
+# or the sanitizer and fuzzer runtime decides: in libhdf5 it is libhdf5's own fault ("hdf5", a corrupt file that
+# the tool's child process isolates); anywhere else it is ours ("ours", a finding). One line per input:
+#
+#   hdf5 artifacts/FuzzMYNDHDF5/crash-… SEGV in H5F__accum_read
+#   ours artifacts/FuzzMYNDHDF5/crash-… Fatal error in $s4MYND…
+#
+#   Fuzz/triage.sh TARGET-BINARY INPUT...
+set -uo pipefail
+binary=${1:?usage: Fuzz/triage.sh TARGET-BINARY INPUT...}
+shift
+export SWIFT_BACKTRACE=enable=no
+# No leak check at exit either (see -detect_leaks below).
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+for input in "$@"; do
+    report=$("$binary" -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 "$input" 2>&1)
+    # "SUMMARY: AddressSanitizer: SEGV (…)", "SUMMARY: libFuzzer: timeout", "… out-of-memory (malloc(…))".
+    kind=$(grep -o -m1 -E 'SUMMARY: [A-Za-z]+: [^ ]+' <<<"$report" | sed -E 's/SUMMARY: [A-Za-z]+: //')
+    grep -q 'Fatal error' <<<"$report" && kind="Fatal error"
+    # Stack frames: "#3 0x55d0 in H5F__accum_read (/lib/x86_64-linux-gnu/libhdf5_serial.so.103+0x1234)", or
+    # without a name: "#1 0x7f12 (/lib/x86_64-linux-gnu/libhdf5_serial.so.103+0x1233e4)".
+    frame=$(grep -E '^ *#[0-9]+ 0x[0-9a-f]+ ' <<<"$report" \
+            | grep -v -E 'libc\.so|libc\+\+|libstdc\+\+|libgcc|libswiftCore|libclang_rt|asan|sanitizer|fuzzer::|__interceptor|__libc_|abort|raise|malloc_printerr|_int_free|_int_malloc|libpthread|/nptl/|__GI_' \
+            | head -1)
+    function=$(sed -E 's/^ *#[0-9]+ 0x[0-9a-f]+ +(in )?([^ ]+).*/\2/' <<<"$frame")
+    if grep -q -E 'libhdf5|^ *#[0-9]+ 0x[0-9a-f]+ in H5' <<<"$frame"; then
+        echo "hdf5 $input ${kind:-unknown} in $function"
+    elif [ -z "$kind" ] && ! grep -q -E 'ERROR|deadly|==[0-9]+==' <<<"$report"; then
+        echo "none $input (no fault when run again)"
+    else
+        echo "ours $input ${kind:-unknown} in ${function:-an unknown frame}"
+    fi
+done
