@@ -21,7 +21,7 @@ PYDIR := $(PREFIX)/share/brainbatch/python
 MAN1DIR := $(PREFIX)/share/man/man1
 PYTABLES := python/brainbatch_tables.py
 
-.PHONY: setup build release demo test man install uninstall completions bench clean
+.PHONY: setup build release demo test test-slurm man install uninstall completions bench clean
 
 setup:
 	@scripts/setup.sh
@@ -36,6 +36,17 @@ release: setup
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+# The study pipeline on a real Slurm cluster: starts a single-node one here (scripts/slurm-local.sh; root or sudo,
+# Debian's slurm-wlm and munge), runs a mixed study through `make study-slurm` (StudyPipelineTests.slurmStudy),
+# compares with the local run, and stops the cluster whatever the test's outcome.
+# About 3 minutes, so not part of `make test`.
+test-slurm:
+	@scripts/setup.sh --slurm
+	$(SWIFT) build --build-tests
+	scripts/slurm-local.sh start
+	BRAINBATCH_TEST_SLURM=1 $(SWIFT) test --skip-build --filter 'StudyPipelineTests/slurmStudy'; \
+	  status=$$?; scripts/slurm-local.sh stop; exit $$status
 
 demo: release
 	@mkdir -p $(OUT)
