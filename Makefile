@@ -21,7 +21,7 @@ PYDIR := $(PREFIX)/share/brainbatch/python
 MAN1DIR := $(PREFIX)/share/man/man1
 PYTABLES := python/brainbatch_tables.py
 
-.PHONY: setup build release demo test test-slurm man install uninstall completions bench clean
+.PHONY: setup build release demo test test-slurm man install uninstall completions bench bench-study clean
 
 setup:
 	@scripts/setup.sh
@@ -99,6 +99,10 @@ completions: release
 
 bench: release
 	bench/bt-decode.sh
+
+# The study pipeline end to end on a generated study (bench/study.sh; README "Scaling out").
+bench-study: release
+	bench/study.sh
 
 clean:
 	rm -rf .build $(OUT)
