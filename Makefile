@@ -22,7 +22,7 @@ PYDIR := $(PREFIX)/share/brainbatch/python
 MAN1DIR := $(PREFIX)/share/man/man1
 PYTABLES := python/brainbatch_tables.py
 
-.PHONY: setup build release demo test man install uninstall completions bench clean fuzz fuzz-build fuzz-short
+.PHONY: setup build release demo test test-slurm man install uninstall completions bench bench-study clean fuzz fuzz-build fuzz-short
 
 setup:
 	@scripts/setup.sh
@@ -38,6 +38,17 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	$(MAKE) fuzz-short
+
+# The study pipeline on a real Slurm cluster: starts a single-node one here (scripts/slurm-local.sh; root or sudo,
+# Debian's slurm-wlm and munge), runs a mixed study through `make study-slurm` (StudyPipelineTests.slurmStudy),
+# compares with the local run, and stops the cluster whatever the test's outcome.
+# About 3 minutes, so not part of `make test`.
+test-slurm:
+	@scripts/setup.sh --slurm
+	$(SWIFT) build --build-tests
+	scripts/slurm-local.sh start
+	BRAINBATCH_TEST_SLURM=1 $(SWIFT) test --skip-build --filter 'StudyPipelineTests/slurmStudy'; \
+	  status=$$?; scripts/slurm-local.sh stop; exit $$status
 
 demo: release
 	@mkdir -p $(OUT)
@@ -90,6 +101,10 @@ completions: release
 
 bench: release
 	bench/bt-decode.sh
+
+# The study pipeline end to end on a generated study (bench/study.sh; README "Scaling out").
+bench-study: release
+	bench/study.sh
 
 # Fuzzing (README, "Fuzzing"): one libFuzzer target per parser in Fuzz/, a package of its own (its build in
 # Fuzz/.build leaves the main package's as it is), built in release mode with the fuzzer and address sanitizers.

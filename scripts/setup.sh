@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # Installs what BrainBatch needs and is missing: the C libraries (FFTW, HDF5, libdeflate, pkg-config) from Debian's
 # packages, R with rhdf5 and hdf5r (the tests read the HDF5 outputs back in R), headless Chromium (the tests load
-# every --report page in a real browser), and the Python packages the tests and benchmarks cross-check against.
+# every --report page in a real browser), the Python packages the tests and benchmarks cross-check against, and the
+# project's virtual environment .venv/ with the study workflow's pinned packages (Snakemake and its Slurm executor,
+# requirements-study.txt).
+#   scripts/setup.sh           what `make test` and `make demo` need
+#   scripts/setup.sh --slurm   also Debian's slurm-wlm and munge (scripts/slurm-local.sh, make test-slurm)
+# Each step is skipped when what it installs is there, so a second run does nothing.
 set -euo pipefail
+slurm=false
+[ "${1:-}" = "--slurm" ] && slurm=true
 cd "$(dirname "$0")/.."
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -17,6 +24,9 @@ fi
 if ! command -v chromium-headless-shell >/dev/null 2>&1 && ! command -v chromium >/dev/null 2>&1; then
     apt_packages+=(chromium-headless-shell)
 fi
+if $slurm && ! { command -v slurmctld || command -v /usr/sbin/slurmctld; } >/dev/null 2>&1; then
+    apt_packages+=(slurm-wlm munge)
+fi
 if [ ${#apt_packages[@]} -gt 0 ]; then
     echo "setup: installing ${apt_packages[*]}" >&2
     as_root apt-get update -qq
@@ -24,7 +34,22 @@ if [ ${#apt_packages[@]} -gt 0 ]; then
         apt-get install -y -qq --no-install-recommends "${apt_packages[@]}" >/dev/null
 fi
 
-if ! python3 -c "import numpy, scipy, h5py, pandas, snakemake, frictionless" 2>/dev/null; then
+if ! python3 -c "import numpy, scipy, h5py, pandas, snakemake, frictionless, yaml" 2>/dev/null; then
     echo "setup: installing Python packages from requirements.txt" >&2
     python3 -m pip install --quiet --disable-pip-version-check -r requirements.txt
+fi
+
+# The study workflow's own environment: the pinned versions of requirements-study.txt over the packages above.
+venv_ok() {
+    .venv/bin/python - <<'EOF' 2>/dev/null
+import sys
+from importlib.metadata import version
+pins = [l.split("#")[0].strip() for l in open("requirements-study.txt")]
+sys.exit(any(p and version(p.split("==")[0]) != p.split("==")[1] for p in pins))
+EOF
+}
+if ! venv_ok; then
+    echo "setup: installing the study workflow's packages into .venv (requirements-study.txt)" >&2
+    [ -x .venv/bin/python ] || python3 -m venv --system-site-packages .venv
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-study.txt
 fi
