@@ -27,7 +27,8 @@ source bench/timing.sh
 cpu() {
     local best=999 time
     for _ in $(seq "$RUNS"); do
-        time=$( { /usr/bin/time -f "%U %S" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1 | awk '{print $1 + $2}')
+        /usr/bin/time -f "%U %S" -o "$dir/cpu.txt" "$@" >/dev/null 2>&1
+        time=$(awk '{print $1 + $2}' "$dir/cpu.txt")
         best=$(python3 -c "print(min($best, $time))")
     done
     echo "$best"

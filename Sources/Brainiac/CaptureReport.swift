@@ -52,6 +52,8 @@ struct CaptureReportSection {
     var channelColours: [String] { (0..<4).map(Palette.colour) }
 
     /// Capture time in the plot's unit.
+    func captureTime(segment: Int32, seconds: Double) -> Double { captureTime(segment: Int(segment), seconds: seconds) }
+
     func captureTime(segment: Int, seconds: Double) -> Double {
         ((offsets[segment] ?? 0) + seconds) / unit.divisor
     }
@@ -145,7 +147,7 @@ struct CaptureReportSection {
             var layers: [ChartLayer] = []
             for (b, band) in bands.enumerated() {
                 var xs: [Double] = [], ys: [Double] = []
-                for row in rows.power.indices where rows.channel[row] == c && rows.band[row] == band.name {
+                for row in rows.power.indices where rows.channel[row] == c && rows.band[row] == b {
                     xs.append(captureTime(segment: rows.segment[row], seconds: rows.seconds[row] + windowSeconds / 2))
                     ys.append(rows.power[row])
                 }
@@ -169,17 +171,14 @@ struct CaptureReportSection {
 
     func quality(_ data: CaptureReportData) -> ReportBlock {
         let rows = data.quality
-        guard options.analysis != nil, !rows.clear.isEmpty else {
+        guard options.analysis != nil, !rows.clearMask.isEmpty else {
             return .note("No frame quality: no frames were computed.")
         }
         var layers: [ChartLayer] = []
         let scale = ColourScale.viridis
         for c in 0..<4 {
-            var times: [Double] = [], clear: [Double] = []
-            for row in rows.clear.indices where rows.channel[row] == c {
-                times.append(captureTime(segment: rows.segment[row], seconds: rows.seconds[row]))
-                clear.append(rows.clear[row] ? 100 : 0)
-            }
+            let times = rows.seconds.indices.map { captureTime(segment: rows.segment[$0], seconds: rows.seconds[$0]) }
+            let clear = rows.clearMask.map { $0 & UInt8(1 << c) != 0 ? 100.0 : 0 }
             // At most 240 cells per lane, each the share of its frames that were clear.
             let frameSeconds = 1 / unit.divisor
             let reduced = PlotData.reduced(xs: times, ys: clear, limit: 240)
@@ -213,7 +212,7 @@ struct CaptureReportSection {
         }
         let names = IndicatorZone.allCases.map(\.name) + ["none"]
         let interval = Double(Baseline.indicatorInterval) / BrainiacHeadband.samplingRate / unit.divisor
-        let lanes = rows.zone.map { $0 ?? names.count - 1 }
+        let lanes = rows.zone.map { $0 < 0 ? names.count - 1 : Int($0) }
         var rects: [ChartRect] = []
         var start = 0
         while start < lanes.count {

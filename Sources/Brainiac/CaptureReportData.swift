@@ -35,16 +35,19 @@ public struct CaptureReportData: Sendable {
         public var lostSamples: Int
     }
 
+    /// One entry per frame (13 bytes): its segment and number, time, and bit `1 << c` set when channel c was clear.
     public struct QualityRows: Sendable {
-        public var segment: [Int] = [], seconds: [Double] = [], channel: [Int] = [], clear: [Bool] = []
+        public var segment: [Int32] = [], frame: [Int32] = [], seconds: [Double] = [], clearMask: [UInt8] = []
     }
 
+    /// One entry per indicator; zone −1 for the SDK's "none".
     public struct IndicatorRows: Sendable {
-        public var segment: [Int] = [], seconds: [Double] = [], zone: [Int?] = []
+        public var segment: [Int32] = [], seconds: [Double] = [], zone: [Int8] = []
     }
 
+    /// One entry per window, channel and band (22 bytes); `band` indexes the analysis' bands.
     public struct BandPowerRows: Sendable {
-        public var segment: [Int] = [], seconds: [Double] = [], channel: [Int] = [], band: [String] = []
+        public var segment: [Int32] = [], seconds: [Double] = [], channel: [UInt8] = [], band: [UInt8] = []
         public var power: [Double] = []
     }
 }
@@ -81,9 +84,13 @@ public final class CaptureReportCollector {
     private var lastSpectra: [PowerSpectrum?] = [nil, nil, nil, nil]
     private var scratch = [Double](repeating: 0, count: 4096)
 
+    /// The analysis' band names, in order (band-power rows keep an index into them).
+    private let bandNames: [String]
+
     /// `welch` runs the collector's own spectrum (without the SDK analysis); `nil` takes the analysis' spectra at
-    /// ``finish(analysisSpectra:)``.
-    public init(welch: WelchParameters?) {
+    /// ``finish(analysisSpectra:)``. `bands` are the analysis' bands.
+    public init(welch: WelchParameters?, bands: [String] = []) {
+        bandNames = bands
         self.welch = welch.flatMap { try? Welch($0) }
         if let welch = self.welch { accumulators = (0..<4).map { _ in welch.makeAccumulator() } }
     }
@@ -220,31 +227,37 @@ public final class CaptureReportCollector {
     public func observe(_ table: Table) {
         switch table.name {
         case "frames":
+            // 12 rows per frame (channels × bands); one entry per frame, from its theta rows.
             let bands = table.strings("band"), channels = table.strings("channel"), clear = table.bools("clear")
-            let segments = table.doubles("segment"), times = table.doubles("t_s")
+            let segments = table.doubles("segment"), frames = table.doubles("frame"), times = table.doubles("t_s")
             for row in 0..<table.rowCount where bands[row] == "theta" {
                 guard let channel = channels[row].flatMap(BrainiacHeadband.channelNames.firstIndex(of:)) else { continue }
-                data.quality.segment.append(Int(segments[row]))
-                data.quality.seconds.append(times[row])
-                data.quality.channel.append(channel)
-                data.quality.clear.append(clear[row] ?? false)
+                let segment = Int32(segments[row]), frame = Int32(frames[row])
+                if data.quality.frame.last != frame || data.quality.segment.last != segment {
+                    data.quality.segment.append(segment)
+                    data.quality.frame.append(frame)
+                    data.quality.seconds.append(times[row])
+                    data.quality.clearMask.append(0)
+                }
+                if clear[row] == true { data.quality.clearMask[data.quality.clearMask.count - 1] |= UInt8(1 << channel) }
             }
         case "indicators":
             let segments = table.doubles("segment"), times = table.doubles("t_s"), zones = table.doubles("zone")
             for row in 0..<table.rowCount {
-                data.indicators.segment.append(Int(segments[row]))
+                data.indicators.segment.append(Int32(segments[row]))
                 data.indicators.seconds.append(times[row])
-                data.indicators.zone.append(zones[row].isNaN ? nil : Int(zones[row]))
+                data.indicators.zone.append(zones[row].isNaN ? -1 : Int8(zones[row]))
             }
         case BandPowerTable.name:
             let scopes = table.strings("scope"), segments = table.doubles("segment"), times = table.doubles("t_s")
             let channels = table.strings("channel"), bands = table.strings("band"), power = table.doubles("power_uv2")
             for row in 0..<table.rowCount where scopes[row] == BandPowerScope.window.rawValue {
-                guard let channel = channels[row].flatMap(BrainiacHeadband.channelNames.firstIndex(of:)) else { continue }
-                data.bandPower.segment.append(Int(segments[row]))
+                guard let channel = channels[row].flatMap(BrainiacHeadband.channelNames.firstIndex(of:)),
+                      let band = bands[row].flatMap(bandNames.firstIndex(of:)) else { continue }
+                data.bandPower.segment.append(Int32(segments[row]))
                 data.bandPower.seconds.append(times[row])
-                data.bandPower.channel.append(channel)
-                data.bandPower.band.append(bands[row] ?? "")
+                data.bandPower.channel.append(UInt8(channel))
+                data.bandPower.band.append(UInt8(clamping: band))
                 data.bandPower.power.append(power[row])
             }
         default: break

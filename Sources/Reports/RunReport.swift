@@ -52,7 +52,9 @@ public struct RunReport: Sendable {
                                    lead: formatPage.title)
     }
 
-    private func count(_ severity: AnomalySeverity) -> Int { anomalies.filter { $0.severity == severity }.count }
+    private func count(_ severity: AnomalySeverity) -> Int {
+        anomalies.reduce(0) { $0 + ($1.severity == severity ? 1 : 0) }
+    }
 
     func runSection() -> ReportSection {
         var blocks: [ReportBlock] = [.facts([
@@ -100,16 +102,21 @@ public struct RunReport: Sendable {
         var blocks: [ReportBlock] = [.table(ReportTable(
             caption: "Anomalies by input, severity and code", header: ["input", "severity", "code", "count"],
             rows: rows, numericColumns: [3], limit: 100, rowClasses: classes, id: "anomaly-counts"))]
-        let serious = anomalies.filter { $0.severity != .info }
-        if !serious.isEmpty {
-            let shown = serious.prefix(Self.anomalyRowsShown)
+        // The first errors and warnings, without copying every row (a 10-hour capture has tens of thousands of notes).
+        let seriousCount = count(.error) + count(.warning)
+        if seriousCount > 0 {
+            var shown: [Anomaly] = []
+            for anomaly in anomalies where anomaly.severity != .info {
+                shown.append(anomaly)
+                if shown.count == Self.anomalyRowsShown { break }
+            }
             let list = ReportTable(
                 header: ["input", "line", "location", "code", "message"],
                 rows: shown.map { [$0.sourceFile, $0.line.map(String.init) ?? "", $0.location ?? "", $0.code, $0.message] },
                 numericColumns: [1], rowClasses: shown.map { $0.severity.rawValue }, id: "anomaly-list")
-            let more = serious.count > shown.count ? " (the first \(shown.count); all are in the anomalies table)" : ""
-            let noun = serious.count == 1 ? "error or warning" : "errors and warnings"
-            blocks.append(.details(summary: "\(serious.count) \(noun)\(more)", [.table(list)]))
+            let more = seriousCount > shown.count ? " (the first \(shown.count); all are in the anomalies table)" : ""
+            let noun = seriousCount == 1 ? "error or warning" : "errors and warnings"
+            blocks.append(.details(summary: "\(seriousCount) \(noun)\(more)", [.table(list)]))
         }
         blocks.append(.note("Notes (I_ codes) are counted above and listed in the anomalies table."))
         return ReportSection(id: "anomalies", heading: "Anomalies", blocks: blocks)

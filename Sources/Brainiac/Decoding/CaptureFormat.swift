@@ -72,7 +72,8 @@ public struct CaptureFormat: StreamingInputFormat {
         let analysis = options.analysis.map { AnalysisPipeline(BrainiacAnalysis(sourceFile: input.path, options: $0)) }
         // The report's spectrum comes from the analysis when it runs, else from the collector's own Welch.
         let collector = gathersReport ? CaptureReportCollector(
-            welch: options.analysis == nil ? WelchParameters(samplingRate: BrainiacHeadband.samplingRate) : nil) : nil
+            welch: options.analysis == nil ? WelchParameters(samplingRate: BrainiacHeadband.samplingRate) : nil,
+            bands: options.analysis?.bands.map(\.name) ?? []) : nil
         let result = Result {
             try decode(input) { batch in
                 collector?.add(batch)
