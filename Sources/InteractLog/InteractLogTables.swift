@@ -19,7 +19,8 @@ public enum InteractLogTables {
     /// Every table with its columns and no rows (so that each exists even when no log succeeded).
     public static func emptyTables() -> [Table] {
         let log = ParsedLog(sourceFile: "", encoding: .utf8, lineEnding: .lf, header: LogHeader(), program: .java,
-                            variant: "", events: [], times: [], anomalies: AnomalyRecorder(sourceFile: ""))
+                            variant: "", events: LogEvents(program: .java, capacity: 0), timeOrigin: nil,
+                            anomalies: AnomalyRecorder(sourceFile: ""))
         return tables(TrialAnalysis(log)).map(\.withoutRows)
     }
 
