@@ -86,7 +86,7 @@ $(STUDY_TOOLS):
 endif
 
 study-clean:
-	rm -rf $(STUDY_OUT_DIR)/study $(STUDY_OUT_DIR)/.study $(addprefix $(STUDY_OUT_DIR)/,$(STUDY_KINDS))
+	rm -rf $(STUDY_OUT_DIR)/study $(STUDY_OUT_DIR)/report $(STUDY_OUT_DIR)/.study $(addprefix $(STUDY_OUT_DIR)/,$(STUDY_KINDS))
 
 # The same study through Snakemake on a Slurm cluster (the one `sinfo` reaches; scripts/slurm-local.sh start makes
 # one on this machine), with the project's pinned Snakemake and Slurm executor in .venv (scripts/setup.sh).

@@ -3,7 +3,8 @@
 #   study-run.sh TOOL STUDY OUTPUT [OPTION…] -- RELPATH…
 # The tool runs in STUDY on the unit's inputs (paths relative to STUDY) with the options of the study
 # configuration, `-q`, and `--keep-going` when the unit has several inputs.
-# Success: OUTPUT (HDF5) is written and a stale OUTPUT.failed removed; the tool's warnings pass through.
+# Success: OUTPUT (HDF5) is written and a stale OUTPUT.failed removed; the tool's warnings pass through. The
+# tool's HTML report of the unit goes beside it (OUTPUT without .h5, then .html); OUT/report/index.html links it.
 # Some inputs of a unit failed (exit 65 with an output): OUTPUT is written and OUTPUT.failed-inputs lists each
 # failed input and its message (`path<TAB>message` a line).
 # Failure: OUTPUT.failed holds the tool's message (exit status on the first line), OUTPUT is removed, and the
@@ -24,9 +25,10 @@ keep_going=()
 
 mkdir -p "$(dirname "$output")"
 tmp="$output.tmp.h5"
+report="${output%.h5}.html"
 err="$output.stderr"
 rm -f "$tmp"
-( cd "$study" && "$tool" "${options[@]}" -o "$tmp" -q "${keep_going[@]}" -- "${inputs[@]}" ) 2>"$err"
+( cd "$study" && "$tool" "${options[@]}" -o "$tmp" --report "$report" -q "${keep_going[@]}" -- "${inputs[@]}" ) 2>"$err"
 status=$?
 if [ -f "$tmp" ] && { [ $status -eq 0 ] || { [ $status -eq 65 ] && [ ${#keep_going[@]} -gt 0 ]; }; }; then
     mv -f "$tmp" "$output"
@@ -62,7 +64,7 @@ EOF
         echo "study: PARTLY  $name $label ($(wc -l < "$output.failed-inputs") failed: $(cut -f1 "$output.failed-inputs" | paste -sd, | cut -c1-160))" >&2
     fi
 else
-    rm -f "$tmp" "$output" "$output.failed-inputs"
+    rm -f "$tmp" "$output" "$output.failed-inputs" "$report"
     { echo "exit status $status: $name ${inputs[*]}"; cat "$err"; } > "$output.failed.tmp"
     mv -f "$output.failed.tmp" "$output.failed"
     rm -f "$err"

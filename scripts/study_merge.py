@@ -7,7 +7,8 @@ the Snakefile.
                                     the kind's inputs sorted by path (what one run of the tool over all of them,
                                     given in that order, writes); keeps each input's figures for the summary
   study_merge.py summary OUT        writes OUT/study/summary.csv (one row per input), participants.csv (one row
-                                    per participant) and the codebook datapackage.json; prints the failures
+                                    per participant), the codebook datapackage.json and the report index
+                                    OUT/report/index.html (study_index.py); prints the failures
 
 Only tables (groups with an `n_rows` attribute) are merged; 2-D arrays (nt-analyze's `/arrays/`) stay per file.
 Tables named in the configuration's `merge_skip` (`brainiac_samples`) are not merged. Rows keep the tools' own
@@ -25,6 +26,7 @@ import pandas as pd
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import brainbatch_tables as bb  # noqa: E402
+import study_index  # noqa: E402
 
 KINDS = ["brainiac", "interactlog", "braintracker", "mynd", "mindaffect"]
 SEVERITIES = ["error", "warning", "info"]
@@ -296,8 +298,10 @@ def summary(out):
     os.makedirs(os.path.join(out, "study"), exist_ok=True)
     path = os.path.join(out, "study", "summary.csv")
     write_csv(frame, path)
-    write_csv(participants(frame), os.path.join(out, "study", "participants.csv"))
+    people = participants(frame)
+    write_csv(people, os.path.join(out, "study", "participants.csv"))
     write_codebook(out)
+    study_index.write_index(out, frame, people)
     bad = frame[frame.status != "ok"]
     sys.stderr.write(f"study: {len(frame)} inputs, {len(frame) - len(bad)} ok, {len(bad)} failed"
                      f" -> {path}\n")

@@ -167,6 +167,47 @@ struct StudyPipelineTests {
         """, [h5.path, attribute]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// OUT/report/index.html (issue 17): a row per input with its kind, status and link, every link to a page the
+    /// unit's tool wrote, the failed inputs with their messages, no remote URL, the same bytes when remade; and in
+    /// headless Chromium, the index and every unit page load without error and are neither blank nor cut off.
+    static func checkIndex(_ out: URL, rows: [[String]]) throws {
+        let index = out.appendingPathComponent("report/index.html")
+        let page = try String(contentsOf: index, encoding: .utf8)
+        #expect(!page.contains("http:") && !page.contains("https:") && !page.contains("<script"))
+        let inputs = try #require(page.range(of: "<h2>Inputs</h2>")).upperBound
+        let inputRows = page[inputs...].components(separatedBy: "<tr>").dropFirst(2)
+        #expect(inputRows.count == rows.count, "one row per input")
+        for row in rows {
+            let escaped = row[1].replacingOccurrences(of: "&", with: "&amp;")
+            #expect(inputRows.contains { $0.contains(">\(escaped)</td>") && $0.contains(">\(row[2])</td>") },
+                    "\(row[1]) (\(row[2])) is not in the index")
+        }
+        let failedSection = try #require(page.range(of: "<h2>Inputs</h2>").map { page[..<$0.lowerBound] })
+        for row in rows where row[2] == "failed" {
+            #expect(failedSection.contains(row[1]), "failed input \(row[1]) is not listed")
+        }
+        // Links: one per unit that wrote a page; each one a page beside the unit's HDF5 output.
+        let links = page.components(separatedBy: "href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        let units = Set(rows.filter { $0[2] == "ok" }.map { $0[4] })
+        #expect(Set(links).count == units.count, "\(Set(links).count) pages for \(units.count) units")
+        var pages: [String] = []
+        for link in Set(links).sorted() {
+            let path = try #require(link.removingPercentEncoding)
+            let target = out.appendingPathComponent("report").appendingPathComponent(path).standardized
+            #expect(FileManager.default.fileExists(atPath: target.path), "\(link) does not exist")
+            #expect(units.contains(String(target.path.dropFirst(out.standardized.path.count + 1).dropLast(5)) + ".h5"),
+                    "\(link) is no unit's page")
+            pages.append(target.path)
+        }
+        let remade = try TestSupport.run("/usr/bin/env", ["python3", repo.appendingPathComponent("scripts/study_merge.py").path,
+                                                          "summary", out.path])
+        #expect(remade.status == 0)
+        #expect(try String(contentsOf: index, encoding: .utf8) == page, "the index is not deterministic")
+        try #require(ReportTests.chromium != nil, "headless Chromium is not installed (scripts/setup.sh installs it)")
+        try ReportTests.checkInBrowser([index.path], screenshots: "study", plots: false)
+        try ReportTests.checkInBrowser(pages, screenshots: "study")
+    }
+
     @Test("make study: one output per unit, a .failed stamp per broken unit, merged tables, summary, participants and a valid codebook, a no-op second run, only a changed input re-runs",
           .enabled(if: found("make"), "make is not installed"))
     func makeStudy() throws {
@@ -247,6 +288,7 @@ struct StudyPipelineTests {
         let validate = try TestSupport.run("/usr/bin/env", ["python3", "-m", "frictionless", "validate",
                                                             out.appendingPathComponent("study/datapackage.json").path])
         #expect(validate.status == 0, "\(validate.stdout.suffix(3000))")
+        try Self.checkIndex(out, rows: rows)
 
         // Second run: nothing to do, nothing rewritten.
         let before = try Self.mtimes(out)
@@ -266,7 +308,10 @@ struct StudyPipelineTests {
         let rewritten = Self.rewritten(before, after)
         let changedOutput = "brainiac/" + Self.good[0].target + ".h5"
         #expect(rewritten.contains(changedOutput))
-        #expect(rewritten.allSatisfy { $0 == changedOutput || $0.hasPrefix("study/") || $0.hasPrefix(".study/") },
+        let changedPage = "brainiac/" + Self.good[0].target + ".html"
+        #expect(rewritten.contains(changedPage))
+        #expect(rewritten.allSatisfy { $0 == changedOutput || $0 == changedPage || $0 == "report/index.html"
+                                       || $0.hasPrefix("study/") || $0.hasPrefix(".study/") },
                 "\(rewritten.sorted())")
         #expect(!rewritten.contains { $0.hasPrefix("study/interactlog_") || $0.hasPrefix("study/mynd_") })
 
