@@ -24,14 +24,16 @@ keep_going=()
 [ ${#inputs[@]} -gt 1 ] && keep_going=(--keep-going)
 
 mkdir -p "$(dirname "$output")"
-tmp="$output.tmp.h5"
 report="${output%.h5}.html"
 err="$output.stderr"
-rm -f "$tmp"
-( cd "$study" && "$tool" "${options[@]}" -o "$tmp" --report "$report" -q "${keep_going[@]}" -- "${inputs[@]}" ) 2>"$err"
+# The tool replaces its output atomically (a new file renamed over the old), so a new inode means it wrote one in
+# this run; it writes to OUTPUT itself, so that its provenance and report name the real output.
+before=$(stat -c %i "$output" 2>/dev/null || echo none)
+( cd "$study" && "$tool" "${options[@]}" -o "$output" --report "$report" -q "${keep_going[@]}" -- "${inputs[@]}" ) 2>"$err"
 status=$?
-if [ -f "$tmp" ] && { [ $status -eq 0 ] || { [ $status -eq 65 ] && [ ${#keep_going[@]} -gt 0 ]; }; }; then
-    mv -f "$tmp" "$output"
+written=false
+[ -f "$output" ] && [ "$(stat -c %i "$output")" != "$before" ] && written=true
+if $written && { [ $status -eq 0 ] || { [ $status -eq 65 ] && [ ${#keep_going[@]} -gt 0 ]; }; }; then
     rm -f "$output.failed"
     if [ $status -eq 65 ]; then
         # The --keep-going list: `<tool>: error: failed inputs:` then one `  <message naming the input>` a line.
@@ -64,7 +66,7 @@ EOF
         echo "study: PARTLY  $name $label ($(wc -l < "$output.failed-inputs") failed: $(cut -f1 "$output.failed-inputs" | paste -sd, | cut -c1-160))" >&2
     fi
 else
-    rm -f "$tmp" "$output" "$output.failed-inputs" "$report"
+    rm -f "$output" "$output.failed-inputs" "$report"
     { echo "exit status $status: $name ${inputs[*]}"; cat "$err"; } > "$output.failed.tmp"
     mv -f "$output.failed.tmp" "$output.failed"
     rm -f "$err"
