@@ -34,9 +34,12 @@ release: setup
 	static=$$(scripts/static-libs.sh) && \
 	PKG_CONFIG_PATH=$$static$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH} $(SWIFT) build -c release $(RELEASE_FLAGS)
 
+# The tests call python3 (pandas, h5py, scipy, frictionless, Snakemake): the project's pinned .venv comes first.
+VENV_PATH := PATH="$(CURDIR)/.venv/bin:$$PATH"
+
 test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	$(VENV_PATH) $(SWIFT) test
 	$(MAKE) fuzz-short
 
 # The study pipeline on a real Slurm cluster: starts a single-node one here (scripts/slurm-local.sh; root or sudo,
@@ -47,7 +50,7 @@ test-slurm:
 	@scripts/setup.sh --slurm
 	$(SWIFT) build --build-tests
 	scripts/slurm-local.sh start
-	BRAINBATCH_TEST_SLURM=1 $(SWIFT) test --skip-build --filter 'StudyPipelineTests/slurmStudy'; \
+	BRAINBATCH_TEST_SLURM=1 $(VENV_PATH) $(SWIFT) test --skip-build --filter 'StudyPipelineTests/slurmStudy'; \
 	  status=$$?; scripts/slurm-local.sh stop; exit $$status
 
 demo: release

@@ -11,7 +11,12 @@
 STUDY_SCRIPTS := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))/scripts
 STUDY_KINDS := brainiac interactlog braintracker mynd mindaffect
 STUDY_TOOL_NAMES := bt-decode ilog-parse rt-stats mynd-parse nt-analyze
-PYTHON ?= python3
+# The project's pinned environment (scripts/setup.sh) when it is there, else the python3 on PATH (with h5py, pandas
+# and PyYAML).
+STUDY_HOME := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+ifeq ($(origin PYTHON),undefined)
+PYTHON := $(if $(wildcard $(STUDY_HOME)/.venv/bin/python),$(STUDY_HOME)/.venv/bin/python,python3)
+endif
 # Without OUT= on the command line (or in the environment), the study goes to out/study-run, away from `make demo`.
 ifeq ($(origin OUT),file)
 STUDY_OUT_DIR := $(OUT)/study-run

@@ -34,22 +34,28 @@ if [ ${#apt_packages[@]} -gt 0 ]; then
         apt-get install -y -qq --no-install-recommends "${apt_packages[@]}" >/dev/null
 fi
 
-if ! python3 -c "import numpy, scipy, h5py, pandas, snakemake, frictionless, yaml" 2>/dev/null; then
-    echo "setup: installing Python packages from requirements.txt" >&2
-    python3 -m pip install --quiet --disable-pip-version-check -r requirements.txt
-fi
-
-# The study workflow's own environment: the pinned versions of requirements-study.txt over the packages above.
-venv_ok() {
-    .venv/bin/python - <<'EOF' 2>/dev/null
+# Python: pinned virtual environments, each made once and checked against its pins on every run (a pin that is
+# missing or of another version re-runs pip for that environment only).
+#   .venv        the cross-checks of the tests and benchmarks (requirements.txt) and the study workflow
+#                (requirements-study.txt); `make test` puts it first on PATH, make study uses its python
+venv_ok() {  # venv_ok DIR REQUIREMENTS...
+    local dir=$1; shift
+    "$dir/bin/python" - "$@" <<'EOF' 2>/dev/null
 import sys
-from importlib.metadata import version
-pins = [l.split("#")[0].strip() for l in open("requirements-study.txt")]
-sys.exit(any(p and version(p.split("==")[0]) != p.split("==")[1] for p in pins))
+from importlib.metadata import version, PackageNotFoundError
+pins = [l.split("#")[0].strip() for f in sys.argv[1:] for l in open(f)]
+try:
+    sys.exit(any(p and version(p.split("==")[0]) != p.split("==")[1] for p in pins))
+except PackageNotFoundError:
+    sys.exit(1)
 EOF
 }
-if ! venv_ok; then
-    echo "setup: installing the study workflow's packages into .venv (requirements-study.txt)" >&2
-    [ -x .venv/bin/python ] || python3 -m venv --system-site-packages .venv
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-study.txt
-fi
+ensure_venv() {  # ensure_venv DIR PYTHON REQUIREMENTS...
+    local dir=$1 python=$2; shift 2
+    venv_ok "$dir" "$@" && return 0
+    echo "setup: installing $* into $dir" >&2
+    [ -x "$dir/bin/python" ] || "$python" -m venv "$dir"
+    "$dir/bin/python" -m pip install --quiet --disable-pip-version-check $(printf -- '-r %s ' "$@")
+    venv_ok "$dir" "$@" || { echo "setup: $dir does not match $* after installing" >&2; exit 1; }
+}
+ensure_venv .venv python3 requirements.txt requirements-study.txt
