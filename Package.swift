@@ -85,7 +85,8 @@ let package = Package(
         tool("nt-analyze", ["MindAffect"]),
 
         // Tests (Swift Testing).
-        .target(name: "TestSupport", dependencies: ["Tables", .product(name: "Crypto", package: "swift-crypto")],
+        // TestSupport: Brainiac for its seeded generator (SplitMix64), the one behind every seeded test too.
+        .target(name: "TestSupport", dependencies: ["Tables", "Brainiac", .product(name: "Crypto", package: "swift-crypto")],
                 path: "Tests/TestSupport"),
         .testTarget(name: "FileSystemTests", dependencies: ["FileSystem", "TestSupport",
                                                           .product(name: "SystemPackage", package: "swift-system")]),

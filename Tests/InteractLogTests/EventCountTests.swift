@@ -2,6 +2,7 @@ import Foundation
 import InteractLog
 import Tables
 import Testing
+import TestSupport
 
 /// The counts `TrialAnalysis` makes in one pass over the events (`views_before` of each stroke, `strokes_after`
 /// of each view, the per-image summary) against the definitions of spec §5.4–5.6 computed the slow way, by
@@ -9,21 +10,10 @@ import Testing
 /// (`duplicate_on`), hidden without being shown, strokes open across stimulus events, releases without a press.
 @Suite("ilog-parse event counts against a brute-force reference")
 struct EventCountTests {
-    /// SplitMix64, so that a failing log can be made again from its seed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// A Java 2.2 log of `count` random events.
     static func randomLog(seed: UInt64, count: Int) -> String {
-        var random = Generator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let images = ["S1.png", "S2.png", "S3.png"]
         var lines = ["Name                 :P01", "Experiment Start     :04/07/2023 - 10:15:02",
                      "Stimulus Files       :S1.png,S2.png", "Familiarisation File :P1.png",

@@ -1,25 +1,15 @@
 import Foundation
 import InteractLog
 import Testing
+import TestSupport
 
 /// No input crashes the parser: every sample, cut and mutated at seeded random places, either parses into
 /// consistent tables or fails with an `InteractLogError`.
 @Suite struct RobustnessTests {
-    /// SplitMix64, so that the mutations are the same on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     @Test(.enabled(if: SampleLogs.present, "SampleData/interactlog is absent"))
     func mutatedSamplesNeverCrash() throws {
-        var generator = Generator(state: 42)
+        var generator = SeededGenerator(seed: 42)
         let alphabet = Array(";:0123456789-.\n\r ()_OnOffKeyPressed_".utf8) + [0xFF, 0xE9, 0xEF, 0xBB, 0xBF]
         var parsed = 0, failed = 0
         for name in SampleLogs.all {

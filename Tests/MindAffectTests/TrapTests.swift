@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MindAffect
 
 @Suite("Traps T2–T7 and malformed lines (spec §1.5, §6.1)")
@@ -154,7 +155,7 @@ struct RobustnessTests {
             hubLine("SELECTION", " id:5"),
             "rts:1 sts:1  t:STIMULUSEVENT ts:5 v[2000000000]: <-/1.2.3.4:5",
         ]
-        var generator = SystemRandomNumberGenerator.Seeded(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         var lines: [String] = [hubLine("DATAPACKET", " v[2x1]:[1.0,2.0,]")]
         let alphabet = Array("0123456789-.,:[]{}x vE<-/NaIfinty\t\u{00e9}")
         for index in 0..<3000 {
@@ -177,20 +178,5 @@ struct RobustnessTests {
         let analysis = SaveFileAnalysis(file, codes: GoldCodeFamily.mgold65_6532.table)
         _ = SaveFileTables.names.count
         #expect(analysis.timeline.sampleMs.count == file.sampleCount)
-    }
-}
-
-extension SystemRandomNumberGenerator {
-    /// A small deterministic generator (SplitMix64) for reproducible mutations.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

@@ -14,17 +14,6 @@ import TestSupport
 /// whole tool, output and clean-up included.
 @Suite("Mutated inputs, for every tool")
 struct MutationTests {
-    /// SplitMix64: the same mutations on every machine and run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static let uuid = "3F2504E0-4F89-41D3-9A0C-0305E82C3301"
 
@@ -136,7 +125,7 @@ struct MutationTests {
     static let structural = Array(",;:\"{}[]\\\n\r\t <-=()_.".utf8) + [0x00, 0xFF]
 
     /// One mutation of a text (or binary) input; returns what it did, for messages.
-    static func mutate(_ bytes: inout [UInt8], using generator: inout Generator) -> String {
+    static func mutate(_ bytes: inout [UInt8], using generator: inout SeededGenerator) -> String {
         let at = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &generator)
         switch Int.random(in: 0..<11, using: &generator) {
         case 0:
@@ -202,7 +191,7 @@ struct MutationTests {
     /// One corruption of an HDF5 file's metadata: bytes of its first 8 KB (superblock, root group, object headers,
     /// B-trees, local heaps) or its last 64 KB (global heap, attribute tables) set to random values, 0xFF…
     /// (sizes and addresses that point past the file) or 0; or the file truncated.
-    static func corruptHDF5(_ bytes: inout [UInt8], using generator: inout Generator) -> String {
+    static func corruptHDF5(_ bytes: inout [UInt8], using generator: inout SeededGenerator) -> String {
         let regions = [0..<min(8192, bytes.count), max(0, bytes.count - 65_536)..<bytes.count]
         switch Int.random(in: 0..<4, using: &generator) {
         case 0:
@@ -246,7 +235,7 @@ struct MutationTests {
 
     /// The cases of a plan, the same on every run.
     static func cases(_ plan: Plan) throws -> [Case] {
-        var generator = Generator(state: plan.tool.utf8.reduce(0x2545_F491_4F6C_DD1D) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 })
+        var generator = SeededGenerator(seed: plan.tool.utf8.reduce(0x2545_F491_4F6C_DD1D) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 })
         let seeds = try plan.seeds.map(seedBytes)
         return (0..<plan.cases).map { index in
             let which = index % plan.seeds.count

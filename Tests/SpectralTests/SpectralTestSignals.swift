@@ -5,18 +5,11 @@ import TestSupport
 enum SpectralTestSignals {
     /// Uniform noise in [−1, 1) from a fixed-seed SplitMix64, plus a 1/f-ish drift so detrending matters.
     static func noise(count: Int, seed: UInt64, offset: Double = 3) -> [Double] {
-        var state = seed
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SeededGenerator(seed: seed)
         var values: [Double] = []
         values.reserveCapacity(count)
         for n in 0..<count {
-            let unit: Double = Double(next() >> 11) / 9_007_199_254_740_992.0
+            let unit = generator.unit()
             let drift: Double = 0.5 * sin(Double(n) / 400)
             values.append(2 * unit - 1 + offset + drift)
         }
