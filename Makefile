@@ -40,12 +40,13 @@ VENV_PATH := PATH="$(CURDIR)/.venv/bin:$$PATH"
 test: setup
 	$(SWIFT) build --build-tests
 	$(VENV_PATH) $(SWIFT) test
+	$(MAKE) test-slurm
 	$(MAKE) fuzz-short
 
 # The study pipeline on a real Slurm cluster: starts a single-node one here (scripts/slurm-local.sh; root or sudo,
 # Debian's slurm-wlm and munge), runs a mixed study through `make study-slurm` (StudyPipelineTests.slurmStudy),
-# compares with the local run, and stops the cluster whatever the test's outcome.
-# About 3 minutes, so not part of `make test`.
+# compares with the local run, and stops the cluster whatever the test's outcome. About 2.5 minutes; part of
+# `make test` (after the suite, which skips this one test without BRAINBATCH_TEST_SLURM=1).
 test-slurm:
 	@scripts/setup.sh --slurm
 	$(SWIFT) build --build-tests
