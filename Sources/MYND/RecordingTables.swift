@@ -232,3 +232,56 @@ public enum RecordingTables {
         ])
     }
 }
+
+extension RecordingTables {
+    /// One row per retained sample of every recording: `sample`, `t_s` = sample / rate, and one µV column per
+    /// channel under its 10-20 name (`tp9_uv`, `af7_uv`, `af8_uv`, `tp10_uv`, `aux_uv`; the oscillator's stored
+    /// names lowercased), the union over the run's recordings in order of appearance, `NA` where a recording
+    /// lacks the channel.
+    public static func samples(_ analyses: [RecordingAnalysis]) -> Table {
+        var labels: [String] = []
+        for analysis in analyses {
+            for name in analysis.recording.channelNames {
+                let label = ChannelLabel.tenTwenty(name) ?? name
+                if !labels.contains(label) { labels.append(label) }
+            }
+        }
+        let total = analyses.reduce(0) { $0 + ($1.recording.channels.map(\.count).min() ?? 0) }
+        var source: [String?] = [], subject: [String?] = []
+        var sample: [Int?] = [], time: [Double?] = []
+        source.reserveCapacity(total); subject.reserveCapacity(total); sample.reserveCapacity(total)
+        time.reserveCapacity(total)
+        var values = [[Double?]](repeating: [], count: labels.count)
+        for index in values.indices { values[index].reserveCapacity(total) }
+        for analysis in analyses {
+            let recording = analysis.recording
+            let count = recording.channels.map(\.count).min() ?? 0
+            source += repeatElement(Optional(recording.sourceFile), count: count)
+            subject += repeatElement(recording.subjectID, count: count)
+            for k in 0..<count {
+                sample.append(k)
+                time.append(Double(k) / recording.samplingRate)
+            }
+            let columnOf = Dictionary(recording.channelNames.enumerated().map { (ChannelLabel.tenTwenty($1) ?? $1, $0) },
+                                      uniquingKeysWith: { first, _ in first })
+            for (index, label) in labels.enumerated() {
+                if let channel = columnOf[label] {
+                    values[index] += recording.channels[channel].prefix(count).map { Optional($0) }
+                } else {
+                    values[index] += repeatElement(nil, count: count)
+                }
+            }
+        }
+        var columns: [Column] = [
+            .string("source_file", source, description: "the input path as given"),
+            .string("subject_id", subject, description: "the subject's UUID"),
+            .int64("sample", sample, description: "sample index from the first retained row (0-based)"),
+            .float("t_s", time, unit: "s", description: "sample / sampling rate"),
+        ]
+        for (index, label) in labels.enumerated() {
+            columns.append(.float(label.lowercased() + "_uv", values[index], unit: "µV",
+                                  description: "\(label) EEG as stored in /Recording/Data"))
+        }
+        return Table("samples", columns)
+    }
+}

@@ -102,3 +102,39 @@ extension SignalSink {
 public protocol SignalExportingFormat: InputFormat {
     func readSignal(_ input: InputSource, into sink: SignalSink) throws -> Parsed
 }
+
+/// An input that holds no signal was given for a signal output (a questionnaire to `-o rec.bdf`): exit 65.
+public struct NoSignalError: ReportableError, Equatable {
+    public var path: String
+    /// What the input is instead.
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var exitCode: SysExit { .dataError }
+    public var message: String { "\(path): \(reason); only a recording can be written as a signal file" }
+}
+
+extension SignalStart {
+    /// The UTC civil time of seconds since 1970 (for apps that stamp samples with epoch times).
+    public init(utcSeconds: Double) {
+        let whole = utcSeconds.rounded(.down)
+        let days = Int((whole / 86_400).rounded(.down))
+        let secondsOfDay = Int(whole) - days * 86_400
+        // Civil from days (H. Hinnant's algorithm).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        self.init(year: year, month: month, day: day, hour: secondsOfDay / 3600, minute: secondsOfDay / 60 % 60,
+                  second: Double(secondsOfDay % 60) + (utcSeconds - whole))
+    }
+}
