@@ -90,6 +90,7 @@ let package = Package(
                                                         "InteractLog", "BrainTracker", "MYND", "MindAffect"]),
         .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport", "Tables", "TableWriters", "Reports", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Tables", "TableWriters", "TestSupport"]),
+        .testTarget(name: "SignalFilesTests", dependencies: ["SignalFiles", "Tables", "TestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "TestSupport"]),
         .testTarget(name: "BrainiacTests", dependencies: ["Brainiac", "TableWriters", "TestSupport"]),
         .testTarget(name: "InteractLogTests", dependencies: ["InteractLog", "TestSupport"]),
