@@ -101,7 +101,7 @@ final class BrainVisionWriter: SignalFileWriter {
         return SignalFileSummary(format: SignalFileKind.brainVision.displayName,
                                  files: SignalFileKind.brainVision.files(for: path),
                                  samplingRate: description.samplingRate, channels: channels, frames: frames,
-                                 paddedFrames: 0, recordDuration: nil, annotations: notes)
+                                 paddedFrames: 0, recordDuration: nil, annotations: notes, start: description.start?.iso8601)
     }
 
     /// The `.vhdr` text. Channel names escape `,` as `\1` (the format's rule); units in UTF-8 (`µV`).

@@ -214,7 +214,7 @@ final class EDFWriter: SignalFileWriter {
         }
         return SignalFileSummary(format: kind.displayName, files: [path], samplingRate: description.samplingRate,
                                  channels: summaryChannels, frames: frames, paddedFrames: padded,
-                                 recordDuration: seconds, annotations: notes)
+                                 recordDuration: seconds, annotations: notes, start: description.start?.iso8601)
     }
 
     func discard() {

@@ -54,10 +54,12 @@ public struct SignalFileSummary: Sendable, Equatable, Encodable {
     public var recordDuration: Double?
     /// Every annotation written, in onset order.
     public var annotations: [SignalAnnotation]
+    /// The recording's start as the file states it (ISO 8601, no zone: the input's clock), when known.
+    public var start: String?
 
     enum CodingKeys: String, CodingKey {
         case format, files, samplingRate = "sampling_rate_hz", channels, frames, paddedFrames = "padded_frames"
-        case recordDuration = "record_duration_s", annotations
+        case recordDuration = "record_duration_s", annotations, start
     }
 
     /// One line for stderr: channels, samples, rate, resolution, annotations.
@@ -84,4 +86,15 @@ func formatNumber(_ value: Double, maxFractionDigits: Int = 9) -> String {
     while text.hasSuffix("0") { text.removeLast() }
     if text.hasSuffix(".") { text.removeLast() }
     return text == "-0" ? "0" : text
+}
+
+extension SignalStart {
+    /// `yyyy-MM-ddTHH:mm:ss` with the fraction of a second when there is one.
+    var iso8601: String {
+        let whole = Int(second.rounded(.down))
+        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, hour, minute, whole)
+        let micro = Int(((second - Double(whole)) * 1_000_000).rounded())
+        if micro > 0 { text += String(format: ".%06d", micro) }
+        return text
+    }
 }

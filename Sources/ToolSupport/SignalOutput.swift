@@ -41,7 +41,8 @@ enum SignalOutput {
     }
 
     /// Writes the provenance sidecar: the run's provenance with every file's SHA-256, and the signal's summary.
-    static func writeSidecar(_ summary: SignalFileSummary, path: String, provenance: Provenance) throws {
+    static func writeSidecar(_ summary: SignalFileSummary, path: String, provenance: Provenance,
+                             anomalies: [Anomaly]) throws {
         var provenance = provenance
         provenance.outputs = try summary.files.map { file in
             guard let sha = PreviousOutput.contentSHA256(of: file) else {
@@ -56,6 +57,10 @@ enum SignalOutput {
         signal.files = summary.files.map { FilePath($0).lastComponent?.string ?? $0 }
         let encoder = JSONEncoder()
         object["signal"] = try JSONSerialization.jsonObject(with: encoder.encode(signal))
+        // The input's anomalies by code (the table tools list each; a signal file has no table for them).
+        var counts: [String: Int] = [:]
+        for anomaly in anomalies { counts[anomaly.code, default: 0] += 1 }
+        object["anomalies"] = counts
         let data = try JSONSerialization.data(withJSONObject: object,
                                               options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         try AtomicFile.write(data + Data("\n".utf8), to: sidecar(of: path))
@@ -95,7 +100,8 @@ extension ToolRunner {
         let result = try format.tables([parsed])
         reportAnomalies(result)
         let provenance = provenance(inputs: records.list, parametersJSON: Provenance.encodeParameters(format.options))
-        try SignalOutput.writeSidecar(summary, path: output.output, provenance: provenance)
+        try SignalOutput.writeSidecar(summary, path: output.output, provenance: provenance,
+                                      anomalies: result.anomalies)
         diagnostics.note(summary.line)
     }
 }
