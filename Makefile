@@ -93,3 +93,4 @@ clean:
 	rm -rf .build $(OUT)
 
 include study.mk
+include bids.mk
