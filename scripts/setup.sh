@@ -28,3 +28,14 @@ if ! python3 -c "import numpy, scipy, h5py, pandas, snakemake, frictionless" 2>/
     echo "setup: installing Python packages from requirements.txt" >&2
     python3 -m pip install --quiet --disable-pip-version-check -r requirements.txt
 fi
+
+# The EEG-BIDS tools (make bids, the signal-file and BIDS tests): their own virtual environment, .venv-bids/,
+# made or brought to requirements-bids.txt's exact pins when it is missing or differs (about 600 MB).
+bids_pins=$(grep -E '^[A-Za-z0-9_.-]+==' requirements-bids.txt | tr 'A-Z_' 'a-z-' | sort)
+bids_have=$( { .venv-bids/bin/python -m pip freeze --disable-pip-version-check 2>/dev/null || true; } \
+    | tr 'A-Z_' 'a-z-' | grep -E '^(mne|mne-bids|edfio|bids-validator-deno|pybv)==' | sort)
+if [ "$bids_pins" != "$(comm -12 <(echo "$bids_pins") <(echo "$bids_have"))" ]; then
+    echo "setup: installing requirements-bids.txt into .venv-bids/" >&2
+    [ -x .venv-bids/bin/python ] || python3 -m venv .venv-bids
+    .venv-bids/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-bids.txt
+fi
