@@ -62,16 +62,22 @@ final class EDFWriter: SignalFileWriter {
     func append(_ values: UnsafeBufferPointer<Double>, frameCount: Int) throws {
         guard let description else { throw SignalFileError.invalidSignal(path: path, reason: "samples before the signal was started") }
         let channels = description.channels.count
-        for frame in 0..<frameCount {
-            for channel in 0..<channels {
-                let value = values[frame * channels + channel]
-                guard value.isFinite else {
-                    throw SignalFileError.notFinite(path: path, channel: description.channels[channel].label,
-                                                    sample: frames + frame)
+        var failed: (channel: Int, frame: Int)?
+        low.withUnsafeMutableBufferPointer { low in
+            high.withUnsafeMutableBufferPointer { high in
+                for frame in 0..<frameCount {
+                    for channel in 0..<channels {
+                        let value = values[frame * channels + channel]
+                        if !value.isFinite { failed = (channel, frame); return }
+                        if value < low[channel] { low[channel] = value }
+                        if value > high[channel] { high[channel] = value }
+                    }
                 }
-                if value < low[channel] { low[channel] = value }
-                if value > high[channel] { high[channel] = value }
             }
+        }
+        if let failed {
+            throw SignalFileError.notFinite(path: path, channel: description.channels[failed.channel].label,
+                                            sample: frames + failed.frame)
         }
         scratchBuffer.append(contentsOf: values.prefix(frameCount * channels))
         frames += frameCount
@@ -174,18 +180,32 @@ final class EDFWriter: SignalFileWriter {
                         for channel in 0..<count { values[frame * count + channel] = values[(available - 1) * count + channel] }
                     }
                 }
+                let recordBytes = perRecord * count * sampleBytes
+                let annotationBytes = layout.bytesPerRecord
                 bytes.removeAll(keepingCapacity: true)
-                for r in 0..<records {
-                    for channel in 0..<count {
-                        let range = ranges[channel]
-                        for k in 0..<perRecord {
-                            let digit = range.digital(values[(r * perRecord + k) * count + channel])
-                            bytes.append(UInt8(truncatingIfNeeded: digit))
-                            bytes.append(UInt8(truncatingIfNeeded: digit >> 8))
-                            if sampleBytes == 3 { bytes.append(UInt8(truncatingIfNeeded: digit >> 16)) }
+                bytes.append(contentsOf: repeatElement(0, count: records * (recordBytes + annotationBytes)))
+                bytes.withUnsafeMutableBufferPointer { out in
+                    values.withUnsafeBufferPointer { values in
+                        var at = 0
+                        for r in 0..<records {
+                            for channel in 0..<count {
+                                let range = ranges[channel]
+                                var index = r * perRecord * count + channel
+                                for _ in 0..<perRecord {
+                                    let digit = range.digital(values[index])
+                                    index += count
+                                    out[at] = UInt8(truncatingIfNeeded: digit)
+                                    out[at + 1] = UInt8(truncatingIfNeeded: digit >> 8)
+                                    if sampleBytes == 3 { out[at + 2] = UInt8(truncatingIfNeeded: digit >> 16) }
+                                    at += sampleBytes
+                                }
+                            }
+                            for byte in layout.bytes(record: record + r) {
+                                out[at] = byte
+                                at += 1
+                            }
                         }
                     }
-                    bytes += layout.bytes(record: record + r)
                 }
                 try FileSystem.write(bytes, to: output, path: temporary)
                 record += records

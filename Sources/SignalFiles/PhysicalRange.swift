@@ -55,10 +55,14 @@ public struct PhysicalRange: Sendable, Equatable {
         return nil
     }
 
-    /// The digit that stores `value` (nearest; `value` must lie within the range).
-    @inlinable
+    /// The digit that stores `value` (nearest, ties to even; `value` must lie within the range).
+    ///
+    /// Rounded by adding and subtracting 1.5 × 2^52 (exact for the at most 2^24 steps of a range): baseline x86-64
+    /// has no rounding instruction, and libm's `round` is a call per sample.
+    @inlinable @inline(__always)
     public func digital(_ value: Double) -> Int {
-        Int(((value - Double(physicalMinimum)) / resolution).rounded()) + digitalMinimum
+        let steps = (value - Double(physicalMinimum)) / resolution
+        return Int((steps + 0x1.8p52) - 0x1.8p52) + digitalMinimum
     }
 
     /// The value a reader gets back for a digit.

@@ -40,12 +40,14 @@ extension CaptureFormat: SignalExportingFormat {
             values.removeAll(keepingCapacity: true)
             values.reserveCapacity(batch.count * 4)
             for sample in batch {
-                if let current = segment, sample.segment != current {
-                    closeRun()
-                    sink.annotate(SignalAnnotation(onset: Double(frames) / rate, description: "BAD_discontinuity"))
+                if sample.segment != segment {
+                    if segment != nil {
+                        closeRun()
+                        sink.annotate(SignalAnnotation(onset: Double(frames) / rate, description: "BAD_discontinuity"))
+                    }
+                    segment = sample.segment
+                    segmentStarts[sample.segment] = frames - sample.sampleIndex
                 }
-                segment = sample.segment
-                if segmentStarts[sample.segment] == nil { segmentStarts[sample.segment] = frames - sample.sampleIndex }
                 if sample.filled {
                     if let run = filledRun { filledRun = (run.start, run.count + 1) } else { filledRun = (frames, 1) }
                 } else {
