@@ -21,6 +21,13 @@ STUDY, an empty cell keeping the rule, `n/a` removing session or run):
            says what the task was: name it in the mapping file).
   run      MYND: the file name's run ID. Others: none, unless several inputs get the same entities: then 1, 2, …
            in the order of their paths.
+Behaviour and questionnaires:
+  BrainTracker (*.csv)  beh/sub-<subject>_task-braintracker_beh.tsv: rt-stats' trials table; subject as for
+                        Brainiac (folder, else the file name).
+  InteractLog           beh/sub-<participant>_ses-<yyyymmdd>_task-interactlog_run-<trial>_beh.tsv: ilog-parse's
+                        events table; from `<participant> (Trial <n>) <yyyy-mm-dd> - …txt`.
+  MYND q_*.json         phenotype/<scenario>.tsv: mynd-parse's answers table, one row per answer, participant_id
+                        the UUID as for recordings.
 Every character that BIDS labels cannot hold (anything but A-Z, a-z, 0-9) is dropped.
 """
 import csv
@@ -36,6 +43,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import study_discover  # noqa: E402
 
 EEG_TOOLS = {"brainiac": "bt-decode", "mynd": "mynd-parse", "mindaffect": "nt-analyze"}
+# Tables for beh/ and phenotype/: kind -> (tool, table).
+TABLE_TOOLS = {"braintracker": ("rt-stats", "trials"), "interactlog": ("ilog-parse", "events"),
+               "questionnaire": ("mynd-parse", "answers")}
 KIND_FOLDERS = set(study_discover.KINDS) | {"brainiac", "mynd", "mindaffect", "braintracker", "interactlog"}
 BIDS_VERSION = "1.10.0"
 STATE = ".brainbatch"
@@ -78,8 +88,19 @@ def default_entities(kind, rel):
         m = re.match(r"mindaffectBCI_(.*?)_?(\d{6})_(\d{4})\.txt$", name)
         subject = from_folder or label(m.group(1) if m else os.path.splitext(name)[0]) or "unknown"
         return {"subject": subject, "session": "20" + m.group(2) if m else None, "task": "noisetag", "run": None}
+    if kind == "interactlog":
+        m = re.match(r"(.*?) \(Trial (\d+)\) (\d{4})-(\d{2})-(\d{2})", name)
+        if m:
+            return {"subject": label(m.group(1)) or "unknown", "session": m.group(3) + m.group(4) + m.group(5),
+                    "task": "interactlog", "run": m.group(2)}
+        return {"subject": from_folder or "unknown", "session": None, "task": "interactlog", "run": None}
+    if kind == "questionnaire":
+        m = re.match(r"q_([A-Za-z]+)_(\d+)_(\d+)_(\d+)_([0-9A-Fa-f-]+)\.json$", name)
+        return {"subject": label(m.group(5)) if m else (from_folder or "unknown"), "session": None,
+                "task": label(m.group(1)) if m else "questionnaire", "run": None}
+    task = "braintracker" if kind == "braintracker" else "brainiac"
     return {"subject": from_folder or label(os.path.splitext(name)[0]) or "unknown", "session": None,
-            "task": "brainiac", "run": None}
+            "task": task, "run": None}
 
 
 def plan(study, bids):
@@ -88,9 +109,9 @@ def plan(study, bids):
     mapping = read_mapping(opts["map"])
     entries = []
     for kind, rel, ident, _ in study_discover.plan(study, bids):
-        if kind not in EEG_TOOLS:
-            continue
-        if kind == "mynd" and not os.path.basename(rel).startswith("r_"):
+        if kind == "mynd" and os.path.basename(rel).startswith("q_"):
+            kind = "questionnaire"
+        if kind not in EEG_TOOLS and kind not in TABLE_TOOLS:
             continue
         entities = default_entities(kind, rel)
         row = mapping.get(rel, {})
@@ -105,6 +126,8 @@ def plan(study, bids):
     groups = {}
     for entry in entries:
         e = entry[3]
+        if entry[1] == "questionnaire":
+            continue
         groups.setdefault((e["subject"], e["session"], e["task"], e["run"]), []).append(entry)
     for same in groups.values():
         if len(same) > 1:
@@ -115,7 +138,9 @@ def plan(study, bids):
         parts = [f"sub-{e['subject']}"] + ([f"ses-{e['session']}"] if e["session"] else []) + [f"task-{e['task']}"]
         if e["run"]:
             parts.append(f"run-{int(e['run'])}")
-        folder = os.path.join(f"sub-{e['subject']}", *( [f"ses-{e['session']}"] if e["session"] else []), "eeg")
+        datatype = "eeg" if kind in EEG_TOOLS else ("phenotype" if kind == "questionnaire" else "beh")
+        folder = "phenotype" if datatype == "phenotype" else \
+            os.path.join(f"sub-{e['subject']}", *([f"ses-{e['session']}"] if e["session"] else []), datatype)
         result.append((label(ident) + "-" + hashlib.sha256(rel.encode()).hexdigest()[:8], kind, rel, e,
                        "_".join(parts), folder))
     return result
@@ -219,6 +244,8 @@ def cmd_convert(study, bids, bin_dir, ident):
         entry = json.load(f)
     opts = entry["settings"]
     kind, rel, base, folder = entry["kind"], entry["input"], entry["base"], entry["folder"]
+    if kind in TABLE_TOOLS:
+        return convert_table(study, bids, bin_dir, ident, entry)
     out_dir = os.path.join(bids, folder)
     os.makedirs(out_dir, exist_ok=True)
     signal_path = os.path.join(out_dir, f"{base}_eeg.{opts['format']}")
@@ -269,17 +296,71 @@ def cmd_convert(study, bids, bin_dir, ident):
                        "Levels": levels},
         "sample": {"Description": "onset in samples from the first sample (0-based)"},
     }))
-    # The input, unchanged, under sourcedata/ (copied only when it differs).
+    copy_source(study, bids, rel)
+    write_if_changed(stamp, f"ok\t{signal_path}\n")
+    print(f"bids: ok      {EEG_TOOLS[kind]} {rel} -> {os.path.relpath(signal_path, bids)}", file=sys.stderr)
+
+
+def convert_table(study, bids, bin_dir, ident, entry):
+    """A behavioural or questionnaire input: the tool's table as CSV into the state folder, then as BIDS TSV
+    (beh/) with a sidecar from the table's schema; questionnaires stay in the state folder for the index."""
+    kind, rel, base, folder = entry["kind"], entry["input"], entry["base"], entry["folder"]
+    tool_name, table = TABLE_TOOLS[kind]
+    work = os.path.join(bids, STATE, "work", ident)
+    stamp = os.path.join(bids, STATE, "done", ident)
+    os.makedirs(os.path.dirname(stamp), exist_ok=True)
+    os.makedirs(os.path.dirname(work), exist_ok=True)
+    run = subprocess.run([os.path.join(bin_dir, tool_name), rel, "-o", work + "/", "-q"], cwd=study,
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        message = run.stderr.strip().splitlines()[-1] if run.stderr.strip() else f"exit status {run.returncode}"
+        write_if_changed(stamp, f"failed\t{run.returncode}\t{message}\n")
+        print(f"bids: FAILED  {tool_name} {rel} ({message[:160]})", file=sys.stderr)
+        return
+    if kind != "questionnaire":
+        header, rows, sidecar = read_table(work, table, drop=("source_file",))
+        out_dir = os.path.join(bids, folder)
+        write_if_changed(os.path.join(out_dir, f"{base}_beh.tsv"), tsv(header, rows))
+        write_if_changed(os.path.join(out_dir, f"{base}_beh.json"), js(sidecar))
+    copy_source(study, bids, rel)
+    write_if_changed(stamp, f"ok\t{work}\n")
+    print(f"bids: ok      {tool_name} {rel}", file=sys.stderr)
+
+
+def read_table(work, table, drop=()):
+    """A CSV table of a tool's output folder: header, rows (NA as None), and a BIDS sidecar from its schema."""
+    with open(os.path.join(work, table + ".csv"), newline="", encoding="utf-8") as f:
+        reader = csv.reader(f)
+        header = next(reader)
+        rows = list(reader)
+    keep = [i for i, name in enumerate(header) if name not in drop]
+    with open(os.path.join(work, "datapackage.json"), encoding="utf-8") as f:
+        package = json.load(f)
+    fields = {}
+    for resource in package.get("resources", []):
+        if resource.get("name") == table:
+            fields = {x["name"]: x for x in resource.get("schema", {}).get("fields", [])}
+    sidecar = {}
+    for i in keep:
+        field = fields.get(header[i], {})
+        entry = {"Description": field.get("description") or header[i]}
+        unit = field.get("unit") or field.get("units")
+        # BIDS reads Units as the unit of a number: times and texts get none (their format is in the description).
+        if unit and field.get("type") in ("number", "integer"):
+            entry["Units"] = unit
+        sidecar[header[i]] = entry
+    return ([header[i] for i in keep], [[None if row[i] == "NA" else row[i] for i in keep] for row in rows], sidecar)
+
+
+def copy_source(study, bids, rel):
+    """The input, unchanged, under sourcedata/ (copied only when it differs)."""
     source = os.path.join(study, rel)
     copy = os.path.join(bids, "sourcedata", rel)
-    digest = sha256(source)
-    if not (os.path.exists(copy) and sha256(copy) == digest):
+    if not (os.path.exists(copy) and sha256(copy) == sha256(source)):
         os.makedirs(os.path.dirname(copy), exist_ok=True)
         tmp = os.path.join(os.path.dirname(copy), f".{os.path.basename(copy)}.tmp-{os.getpid()}")
         shutil.copyfile(source, tmp)
         os.replace(tmp, copy)
-    write_if_changed(stamp, f"ok\t{signal_path}\n")
-    print(f"bids: ok      {EEG_TOOLS[kind]} {rel} -> {os.path.relpath(signal_path, bids)}", file=sys.stderr)
 
 
 def describe(text):
@@ -325,11 +406,14 @@ def cmd_index(study, bids):
         "Values no app recorded (PowerLineFrequency, EEGReference) are n/a unless given to make bids.\n"))
     write_if_changed(os.path.join(bids, ".bidsignore"), "*.provenance.json\n")
     subjects = sorted({e["entities"]["subject"] for e in done})
+    write_phenotype(bids, [e for e in done if e["kind"] == "questionnaire"])
     write_if_changed(os.path.join(bids, "participants.tsv"), tsv(["participant_id"], [[f"sub-{s}"] for s in subjects]))
     write_if_changed(os.path.join(bids, "participants.json"), js({
         "participant_id": {"Description": "the subject label, from the study's folders and file names (docs/bids.md)"}}))
     scans = {}
     for entry in done:
+        if entry["kind"] == "questionnaire":
+            continue
         e = entry["entities"]
         key = os.path.join(f"sub-{e['subject']}", *([f"ses-{e['session']}"] if e["session"] else []))
         prefix = f"sub-{e['subject']}" + (f"_ses-{e['session']}" if e["session"] else "")
@@ -337,6 +421,19 @@ def cmd_index(study, bids):
     for (key, prefix), entries in sorted(scans.items()):
         rows = []
         for entry in sorted(entries, key=lambda x: x["base"]):
+            if entry["kind"] in TABLE_TOOLS:
+                with open(os.path.join(bids, STATE, "work", entry["id"], "provenance.json"), encoding="utf-8") as f:
+                    provenance = json.load(f)
+                anomalies = {}
+                with open(os.path.join(bids, STATE, "work", entry["id"], "anomalies.csv"), newline="",
+                          encoding="utf-8") as f:
+                    for row in csv.DictReader(f):
+                        anomalies[row["code"]] = anomalies.get(row["code"], 0) + 1
+                summary = ";".join(f"{code}:{n}" for code, n in sorted(anomalies.items())) or "none"
+                inputs = provenance.get("inputs", [])
+                rows.append([f"beh/{entry['base']}_beh.tsv", None, "sourcedata/" + entry["input"],
+                             inputs[0]["sha256"] if inputs else None, summary])
+                continue
             signal_name = f"{entry['base']}_eeg.{opts['format']}"
             signal_path = os.path.join(bids, entry["folder"], signal_name)
             with open(signal_path + ".provenance.json", encoding="utf-8") as f:
@@ -358,6 +455,39 @@ def cmd_index(study, bids):
     failed = len(document["entries"]) - len(done)
     print(f"bids: {len(done)} recordings in {bids}" + (f", {failed} failed (see above)" if failed else ""),
           file=sys.stderr)
+
+
+def write_phenotype(bids, entries):
+    """phenotype/<scenario>.tsv/.json: one row per questionnaire result of that scenario (participant_id and
+    session_id, as BIDS indexes phenotype tables), one column per question: the answer's label, else its date, else its number,
+    else the stored text."""
+    by_task = {}
+    for entry in entries:
+        by_task.setdefault(entry["entities"]["task"], []).append(entry)
+    for task, group in sorted(by_task.items()):
+        questions, rows, sidecar = [], [], {}
+        for entry in sorted(group, key=lambda x: x["input"]):
+            header, table, side = read_table(os.path.join(bids, STATE, "work", entry["id"]), "answers")
+            col = {name: i for i, name in enumerate(header)}
+            answers = {}
+            session = None
+            for row in table:
+                q = row[col["question_id"]]
+                session = session or row[col["session_id"]]
+                value = (row[col["value_label"]] or row[col.get("value_date", col["value_label"])] or row[col["value_num"]]
+                         or row[col["value_raw"]])
+                answers[q] = value
+                if q not in questions:
+                    questions.append(q)
+                    title = row[col["question_title"]] if "question_title" in col else None
+                    sidecar[q] = {"Description": title or f"the answer to {q} (mynd-parse's answers table)"}
+            rows.append((f"sub-{entry['entities']['subject']}", session, answers))
+        header = ["participant_id", "session_id"] + questions
+        body = [[p, f"ses-{s}" if s else None] + [a.get(q) for q in questions] for p, s, a in rows]
+        sidecar = {"participant_id": {"Description": "the subject, as for the recordings (the file name's UUID)"},
+                   "session_id": {"Description": "the questionnaire's session ID"}, **sidecar}
+        write_if_changed(os.path.join(bids, "phenotype", f"{task}.tsv"), tsv(header, body))
+        write_if_changed(os.path.join(bids, "phenotype", f"{task}.json"), js(sidecar))
 
 
 def main(argv):
