@@ -71,7 +71,12 @@ struct BIDSTests {
         #expect(mynd[0] as? [String] == ["TP9", "AF7", "AF8", "TP10"])
         #expect(mynd[1] as? Double == 256)
         for file in ["dataset_description.json", "participants.tsv", "participants.json", "README",
-                     "sourcedata/brainiac/faulty_v2.bin", "sub-faultyv2/sub-faultyv2_scans.tsv"] {
+                     "sourcedata/brainiac/faulty_v2.bin", "sub-faultyv2/sub-faultyv2_scans.tsv",
+                     // Behaviour and questionnaires.
+                     "sub-P01/ses-20230704/beh/sub-P01_ses-20230704_task-interactlog_run-2_beh.tsv",
+                     "sub-P01/ses-20230704/beh/sub-P01_ses-20230704_task-interactlog_run-2_beh.json",
+                     "sub-BrainTrackerResultsFile/beh/sub-BrainTrackerResultsFile_task-braintracker_beh.tsv",
+                     "phenotype/initial.tsv", "phenotype/initial.json", "phenotype/motivation.tsv"] {
             #expect(FileManager.default.fileExists(atPath: bids.appendingPathComponent(file).path), "\(file)")
         }
         let scans = try String(contentsOf: bids.appendingPathComponent("sub-faultyv2/sub-faultyv2_scans.tsv"), encoding: .utf8)
