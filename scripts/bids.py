@@ -163,6 +163,14 @@ def write_if_changed(path, text):
     os.replace(tmp, path)
 
 
+def write_stamp(path, text):
+    """A make stamp: always rewritten, so that its time says the input was handled now."""
+    tmp = f"{path}.tmp-{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
 def tsv(header, rows):
     def cell(v):
         if v is None:
@@ -255,7 +263,7 @@ def cmd_convert(study, bids, bin_dir, ident):
     run = subprocess.run([tool, rel, "-o", signal_path, "-q"], cwd=study, capture_output=True, text=True)
     if run.returncode != 0:
         message = run.stderr.strip().splitlines()[-1] if run.stderr.strip() else f"exit status {run.returncode}"
-        write_if_changed(stamp, f"failed\t{run.returncode}\t{message}\n")
+        write_stamp(stamp, f"failed\t{run.returncode}\t{message}\n")
         print(f"bids: FAILED  {EEG_TOOLS[kind]} {rel} ({message[:160]})", file=sys.stderr)
         return
     with open(signal_path + ".provenance.json", encoding="utf-8") as f:
@@ -297,7 +305,7 @@ def cmd_convert(study, bids, bin_dir, ident):
         "sample": {"Description": "onset in samples from the first sample (0-based)"},
     }))
     copy_source(study, bids, rel)
-    write_if_changed(stamp, f"ok\t{signal_path}\n")
+    write_stamp(stamp, f"ok\t{signal_path}\n")
     print(f"bids: ok      {EEG_TOOLS[kind]} {rel} -> {os.path.relpath(signal_path, bids)}", file=sys.stderr)
 
 
@@ -314,7 +322,7 @@ def convert_table(study, bids, bin_dir, ident, entry):
                          capture_output=True, text=True)
     if run.returncode != 0:
         message = run.stderr.strip().splitlines()[-1] if run.stderr.strip() else f"exit status {run.returncode}"
-        write_if_changed(stamp, f"failed\t{run.returncode}\t{message}\n")
+        write_stamp(stamp, f"failed\t{run.returncode}\t{message}\n")
         print(f"bids: FAILED  {tool_name} {rel} ({message[:160]})", file=sys.stderr)
         return
     if kind != "questionnaire":
@@ -323,7 +331,7 @@ def convert_table(study, bids, bin_dir, ident, entry):
         write_if_changed(os.path.join(out_dir, f"{base}_beh.tsv"), tsv(header, rows))
         write_if_changed(os.path.join(out_dir, f"{base}_beh.json"), js(sidecar))
     copy_source(study, bids, rel)
-    write_if_changed(stamp, f"ok\t{work}\n")
+    write_stamp(stamp, f"ok\t{work}\n")
     print(f"bids: ok      {tool_name} {rel}", file=sys.stderr)
 
 
