@@ -98,4 +98,36 @@ struct BIDSTests {
         let read = try Self.readBack(bids)
         #expect(read.count == 2, "\(read.keys.sorted())")
     }
+
+    @Test("Entities from folders and a mapping file; a changed input re-runs alone; options reach _eeg.json",
+          .enabled(if: ready, reason))
+    func incrementalAndMapping() throws {
+        let root = TestSupport.temporaryFolder()
+        let study = root.appendingPathComponent("study/P05"), bids = root.appendingPathComponent("bids")
+        try FileManager.default.createDirectory(at: study, withIntermediateDirectories: true)
+        for (source, name) in [("faulty_v2.bin", "a.bin"), ("clean_v2.bin", "b.bin")] {
+            try FileManager.default.copyItem(at: Self.repo.appendingPathComponent("SampleData/brainiac/" + source),
+                                             to: study.appendingPathComponent(name))
+        }
+        let map = root.appendingPathComponent("map.tsv")
+        try Data("input\tsubject\tsession\ttask\trun\nP05/b.bin\t\t1\trest\t\n".utf8).write(to: map)
+        let options = ["MAP=\(map.path)", "LINE_FREQ=50", "EEG_REFERENCE=Fpz"]
+        let studyPath = study.deletingLastPathComponent().path
+        let first = try Self.makeBIDS(study: studyPath, bids: bids, options + ["-j", "2"])
+        try #require(first.status == 0, "\(first.stderr)")
+        let a = bids.appendingPathComponent("sub-P05/eeg/sub-P05_task-brainiac_eeg.json")
+        let b = bids.appendingPathComponent("sub-P05/ses-1/eeg/sub-P05_ses-1_task-rest_eeg.json")
+        let sidecar = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: a)) as? [String: Any])
+        #expect(sidecar["PowerLineFrequency"] as? Double == 50)
+        #expect(sidecar["EEGReference"] as? String == "Fpz")
+        #expect(FileManager.default.fileExists(atPath: b.path), "the mapping's session and task")
+        // A changed input re-runs alone; then nothing is left to do.
+        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: study.appendingPathComponent("a.bin").path)
+        let second = try Self.makeBIDS(study: studyPath, bids: bids, options)
+        #expect(second.status == 0)
+        #expect(second.stderr.contains("P05/a.bin") && !second.stderr.contains("P05/b.bin"), "\(second.stderr)")
+        let third = try Self.makeBIDS(study: studyPath, bids: bids, options)
+        #expect(third.stdout.contains("Nothing to be done"), "\(third.stdout)\(third.stderr)")
+        #expect(try Self.validate(bids)["error"] == nil)
+    }
 }
