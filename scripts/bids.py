@@ -9,7 +9,9 @@ Used by bids.mk. Standard library only. Steps:
                                  provenance sidecar), then _eeg.json, _channels.tsv, _events.tsv/.json are written
                                  from that sidecar and the input is copied to sourcedata/
   index STUDY BIDS               dataset_description.json, README, .bidsignore, participants.tsv/.json,
-                                 each _scans.tsv/.json (with the input's SHA-256 and anomalies)
+                                 each _scans.tsv/.json (with the input's SHA-256 and anomalies), phenotype/
+An input that leaves the study takes its files with it at the next plan (exactly the files written for it), and
+index files of a subject or session that is gone are removed.
 
 Entities (each overridable per input by BIDS_MAP, a TSV `input  subject  session  task  run`, input relative to
 STUDY, an empty cell keeping the rule, `n/a` removing session or run):
@@ -217,11 +219,17 @@ def cmd_plan(study, bids, bin_dir):
                      f"\t@$(BIDS_PY) convert {study_discover.make_quote(study_discover.sh_quote(study))} "
                      f"{study_discover.make_quote(study_discover.sh_quote(bids))} "
                      f"{study_discover.make_quote(study_discover.sh_quote(bin_dir))} {ident}\n")
-    for old in (links, os.path.join(state, "entries")):
-        if os.path.isdir(old):
-            for name in os.listdir(old):
-                if os.path.join(old, name) not in wanted:
-                    os.remove(os.path.join(old, name))
+    # Inputs that left the study (or were renamed, or got other entities): their files go too.
+    entries_dir = os.path.join(state, "entries")
+    if os.path.isdir(entries_dir):
+        for name in os.listdir(entries_dir):
+            path = os.path.join(entries_dir, name)
+            if path not in wanted:
+                remove_outputs(bids, name[:-len(".json")], path)
+    if os.path.isdir(links):
+        for name in os.listdir(links):
+            if os.path.join(links, name) not in wanted:
+                os.remove(os.path.join(links, name))
     opts = settings()
     write_if_changed(os.path.join(state, "plan.json"), js({
         "settings": opts,
@@ -230,6 +238,37 @@ def cmd_plan(study, bids, bin_dir):
     text = "# Written by scripts/bids.py plan; do not edit.\n" + f"BIDS_STAMPS := {' '.join(stamps)}\n\n" + "".join(rules)
     write_if_changed(os.path.join(state, "rules.mk"), text)
     print("ok")
+
+
+def remove_outputs(bids, ident, entry_file):
+    """Removes what an input that is no longer planned left in the dataset: its files (`<base>_*` in its folder),
+    its copy under sourcedata/, its stamp and work folder, then its plan entry."""
+    try:
+        with open(entry_file, encoding="utf-8") as f:
+            entry = json.load(f)
+    except (OSError, ValueError):
+        entry = None
+    if entry and entry.get("kind") != "questionnaire":
+        # Exactly the files convert writes, nothing else of that name.
+        base = os.path.join(bids, entry["folder"], entry["base"])
+        if entry["kind"] in TABLE_TOOLS:
+            names = ["_beh.tsv", "_beh.json"]
+        else:
+            fmt = entry["settings"]["format"]
+            names = [f"_eeg.{fmt}", f"_eeg.{fmt}.provenance.json", "_eeg.json", "_channels.tsv", "_channels.json",
+                     "_events.tsv", "_events.json"] + (["_eeg.vmrk", "_eeg.eeg"] if fmt == "vhdr" else [])
+        for name in names:
+            if os.path.isfile(base + name):
+                os.remove(base + name)
+    if entry:
+        copy = os.path.join(bids, "sourcedata", entry["input"])
+        if os.path.isfile(copy):
+            os.remove(copy)
+    shutil.rmtree(os.path.join(bids, STATE, "work", ident), ignore_errors=True)
+    for path in (os.path.join(bids, STATE, "done", ident), entry_file):
+        if os.path.exists(path):
+            os.remove(path)
+    print(f"bids: removed the files of {entry['input'] if entry else ident} (no longer in the study)", file=sys.stderr)
 
 
 def load_plan(bids):
@@ -414,7 +453,7 @@ def cmd_index(study, bids):
         "Values no app recorded (PowerLineFrequency, EEGReference) are n/a unless given to make bids.\n"))
     write_if_changed(os.path.join(bids, ".bidsignore"), "*.provenance.json\n")
     subjects = sorted({e["entities"]["subject"] for e in done})
-    write_phenotype(bids, [e for e in done if e["kind"] == "questionnaire"])
+    index_files = write_phenotype(bids, [e for e in done if e["kind"] == "questionnaire"])
     write_if_changed(os.path.join(bids, "participants.tsv"), tsv(["participant_id"], [[f"sub-{s}"] for s in subjects]))
     write_if_changed(os.path.join(bids, "participants.json"), js({
         "participant_id": {"Description": "the subject label, from the study's folders and file names (docs/bids.md)"}}))
@@ -451,6 +490,7 @@ def cmd_index(study, bids):
             inputs = provenance.get("inputs", [])
             rows.append([f"eeg/{signal_name}", provenance["signal"].get("start"),
                          "sourcedata/" + entry["input"], inputs[0]["sha256"] if inputs else None, summary])
+        index_files += [os.path.join(key, f"{prefix}_scans.tsv"), os.path.join(key, f"{prefix}_scans.json")]
         write_if_changed(os.path.join(bids, key, f"{prefix}_scans.tsv"),
                          tsv(["filename", "acq_time", "source_file", "source_sha256", "anomalies"], rows))
         write_if_changed(os.path.join(bids, key, f"{prefix}_scans.json"), js({
@@ -460,6 +500,22 @@ def cmd_index(study, bids):
             "anomalies": {"Description": "the converting tool's anomaly codes for the input with their counts "
                                          "(code:count;…), as in its anomalies table; none when there were none"},
         }))
+    # Index files an earlier run wrote that this one did not (a subject or session that is gone): removed, with
+    # the folders that leaves empty.
+    record = os.path.join(bids, STATE, "index.json")
+    try:
+        with open(record, encoding="utf-8") as f:
+            earlier = set(json.load(f))
+    except (OSError, ValueError):
+        earlier = set()
+    for rel in sorted(earlier - set(index_files)):
+        path = os.path.join(bids, rel)
+        if os.path.isfile(path):
+            os.remove(path)
+    for folder, _, _ in sorted(os.walk(bids), key=lambda x: -len(x[0])):
+        if folder != bids and not os.listdir(folder) and STATE not in folder.split(os.sep):
+            os.rmdir(folder)
+    write_if_changed(record, js(sorted(index_files)))
     failed = len(document["entries"]) - len(done)
     print(f"bids: {len(done)} recordings in {bids}" + (f", {failed} failed (see above)" if failed else ""),
           file=sys.stderr)
@@ -470,9 +526,11 @@ def write_phenotype(bids, entries):
     session_id, as BIDS indexes phenotype tables), one column per question: the answer's label, else its date, else its number,
     else the stored text."""
     by_task = {}
+    written = []
     for entry in entries:
         by_task.setdefault(entry["entities"]["task"], []).append(entry)
     for task, group in sorted(by_task.items()):
+        written += [os.path.join("phenotype", f"{task}.tsv"), os.path.join("phenotype", f"{task}.json")]
         questions, rows, sidecar = [], [], {}
         for entry in sorted(group, key=lambda x: x["input"]):
             header, table, side = read_table(os.path.join(bids, STATE, "work", entry["id"]), "answers")
@@ -496,6 +554,7 @@ def write_phenotype(bids, entries):
                    "session_id": {"Description": "the questionnaire's session ID"}, **sidecar}
         write_if_changed(os.path.join(bids, "phenotype", f"{task}.tsv"), tsv(header, body))
         write_if_changed(os.path.join(bids, "phenotype", f"{task}.json"), js(sidecar))
+    return written
 
 
 def main(argv):

@@ -129,5 +129,16 @@ struct BIDSTests {
         let third = try Self.makeBIDS(study: studyPath, bids: bids, options)
         #expect(third.stdout.contains("Nothing to be done"), "\(third.stdout)\(third.stderr)")
         #expect(try Self.validate(bids)["error"] == nil)
+        // An input that leaves the study takes exactly its files along; a researcher's file stays.
+        let mine = bids.appendingPathComponent("sub-P05/ses-1/eeg/my-notes.txt")
+        try Data("mine\n".utf8).write(to: mine)
+        try FileManager.default.removeItem(at: study.appendingPathComponent("b.bin"))
+        let fourth = try Self.makeBIDS(study: studyPath, bids: bids, options)
+        #expect(fourth.status == 0, "\(fourth.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: b.path))
+        #expect(!FileManager.default.fileExists(atPath: bids.appendingPathComponent("sub-P05/ses-1/sub-P05_ses-1_scans.tsv").path))
+        #expect(try String(contentsOf: mine, encoding: .utf8) == "mine\n")
+        try FileManager.default.removeItem(at: mine)   // not a BIDS file: the validator would flag it
+        #expect(try Self.validate(bids)["error"] == nil)
     }
 }
