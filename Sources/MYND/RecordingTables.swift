@@ -248,39 +248,43 @@ extension RecordingTables {
         }
         let total = analyses.reduce(0) { $0 + ($1.recording.channels.map(\.count).min() ?? 0) }
         var source: [String?] = [], subject: [String?] = []
-        var sample: [Int?] = [], time: [Double?] = []
+        var sample: [Int64] = [], time: [Double] = []
         source.reserveCapacity(total); subject.reserveCapacity(total); sample.reserveCapacity(total)
         time.reserveCapacity(total)
-        var values = [[Double?]](repeating: [], count: labels.count)
+        // Missing channels are NaN, the float columns' missing value: no optionals per value.
+        var values = [[Double]](repeating: [], count: labels.count)
         for index in values.indices { values[index].reserveCapacity(total) }
         for analysis in analyses {
             let recording = analysis.recording
             let count = recording.channels.map(\.count).min() ?? 0
             source += repeatElement(Optional(recording.sourceFile), count: count)
             subject += repeatElement(recording.subjectID, count: count)
-            for k in 0..<count {
-                sample.append(k)
-                time.append(Double(k) / recording.samplingRate)
-            }
+            sample += (0..<Int64(count))
+            time += (0..<count).lazy.map { Double($0) / recording.samplingRate }
             let columnOf = Dictionary(recording.channelNames.enumerated().map { (ChannelLabel.tenTwenty($1) ?? $1, $0) },
                                       uniquingKeysWith: { first, _ in first })
             for (index, label) in labels.enumerated() {
                 if let channel = columnOf[label] {
-                    values[index] += recording.channels[channel].prefix(count).map { Optional($0) }
+                    values[index] += recording.channels[channel].prefix(count)
                 } else {
-                    values[index] += repeatElement(nil, count: count)
+                    values[index] += repeatElement(.nan, count: count)
                 }
             }
         }
+        // One string per row: stored as fixed-length strings in HDF5 (no string heap), like bt-decode's samples.
+        let sourceWidth = max(1, analyses.map(\.recording.sourceFile.utf8.count).max() ?? 0)
+        // Fixed-length only where every row has a subject (a missing one stays NA, as in the other tables).
+        let subjectWidth = analyses.allSatisfy({ $0.recording.subjectID != nil })
+            ? max(1, analyses.compactMap { $0.recording.subjectID?.utf8.count }.max() ?? 0) : nil
         var columns: [Column] = [
-            .string("source_file", source, description: "the input path as given"),
-            .string("subject_id", subject, description: "the subject's UUID"),
-            .int64("sample", sample, description: "sample index from the first retained row (0-based)"),
-            .float("t_s", time, unit: "s", description: "sample / sampling rate"),
+            Column("source_file", description: "the input path as given", fixedWidth: sourceWidth, .string(source)),
+            Column("subject_id", description: "the subject's UUID", fixedWidth: subjectWidth, .string(subject)),
+            Column("sample", description: "sample index from the first retained row (0-based)", .int64(sample)),
+            Column("t_s", unit: "s", description: "sample / sampling rate", .float64(time)),
         ]
         for (index, label) in labels.enumerated() {
-            columns.append(.float(label.lowercased() + "_uv", values[index], unit: "µV",
-                                  description: "\(label) EEG as stored in /Recording/Data"))
+            columns.append(Column(label.lowercased() + "_uv", unit: "µV",
+                                  description: "\(label) EEG as stored in /Recording/Data", .float64(values[index])))
         }
         return Table("samples", columns)
     }
