@@ -130,3 +130,4 @@ clean:
 	rm -rf .build $(OUT)
 
 include study.mk
+include bids.mk

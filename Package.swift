@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "Spectral", targets: ["Spectral"]),
         .library(name: "ToolSupport", targets: ["ToolSupport"]),
         .library(name: "Reports", targets: ["Reports"]),
+        .library(name: "SignalFiles", targets: ["SignalFiles"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -62,10 +63,13 @@ let package = Package(
         .target(name: "TableWriters", dependencies: ["Tables", "FileSystem", "HDF5", "CRename",
                                                      .product(name: "Crypto", package: "swift-crypto"),
                                                      .product(name: "SystemPackage", package: "swift-system")]),
+        // BDF/EDF/BrainVision writers (`-o rec.bdf|.edf|.vhdr`), written by hand (README, design notes).
+        .target(name: "SignalFiles", dependencies: ["Tables", "FileSystem",
+                                                    .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "Spectral", dependencies: ["FFTW", "Tables"]),
         // HTML reports (`--report`): the SVG plots and the page, written by hand (README, design notes).
         .target(name: "Reports", dependencies: ["Tables"]),
-        .target(name: "ToolSupport", dependencies: ["Tables", "TableWriters", "FileSystem", "Reports", "CMalloc",
+        .target(name: "ToolSupport", dependencies: ["Tables", "TableWriters", "FileSystem", "Reports", "CMalloc", "SignalFiles",
                                                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                                     .product(name: "SystemPackage", package: "swift-system")]),
 
@@ -95,6 +99,7 @@ let package = Package(
                                                         "InteractLog", "BrainTracker", "MYND", "MindAffect"]),
         .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport", "Tables", "TableWriters", "Reports", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Tables", "TableWriters", "TestSupport"]),
+        .testTarget(name: "SignalFilesTests", dependencies: ["SignalFiles", "Tables", "TestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "TestSupport"]),
         .testTarget(name: "BrainiacTests", dependencies: ["Brainiac", "TableWriters", "TestSupport"]),
         .testTarget(name: "InteractLogTests", dependencies: ["InteractLog", "TestSupport"]),

@@ -38,6 +38,7 @@ fi
 # missing or of another version re-runs pip for that environment only).
 #   .venv        the cross-checks of the tests and benchmarks (requirements.txt) and the study workflow
 #                (requirements-study.txt); `make test` puts it first on PATH, make study uses its python
+#   .venv-bids   the EEG-BIDS tools (make bids, the signal-file and BIDS tests; requirements-bids.txt, ~600 MB)
 venv_ok() {  # venv_ok DIR REQUIREMENTS...
     local dir=$1; shift
     "$dir/bin/python" - "$@" <<'EOF' 2>/dev/null
@@ -59,3 +60,4 @@ ensure_venv() {  # ensure_venv DIR PYTHON REQUIREMENTS...
     venv_ok "$dir" "$@" || { echo "setup: $dir does not match $* after installing" >&2; exit 1; }
 }
 ensure_venv .venv python3 requirements.txt requirements-study.txt
+ensure_venv .venv-bids python3 requirements-bids.txt

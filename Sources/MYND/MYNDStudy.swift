@@ -6,7 +6,7 @@ import Tables
 public struct MYNDStudy: Sendable {
     /// Every table a normal run writes, in order.
     public static let tableNames = ["answers", "recordings", "events", "epochs", "band_power", "quality",
-                                    "quality_summary", "anomalies"]
+                                    "quality_summary", "samples", "anomalies"]
 
     public var questionnaires: [QuestionnaireResult] = []
     public var recordings: [RecordingAnalysis] = []
@@ -148,6 +148,7 @@ public struct MYNDStudy: Sendable {
             RecordingTables.bandPower(recordings, blocks: blocks),
             RecordingTables.quality(recordings),
             RecordingTables.qualitySummary(recordings),
+            RecordingTables.samples(recordings),
             Table.anomalies(allAnomalies),
         ], allAnomalies)
     }

@@ -48,9 +48,9 @@ public struct ConditionSpectrum: Sendable {
     public var spectrum: PowerSpectrum
 }
 
-/// A recording with its derived tables' rows; the samples themselves are not kept.
+/// A recording with its derived tables' rows and its samples (the `samples` table, signal files).
 public struct RecordingAnalysis: Sendable {
-    /// The recording without its samples (``MYNDRecording/channels`` emptied).
+    /// The recording with its samples (markers and timestamps emptied).
     public var recording: MYNDRecording
     public var sampleCount: Int
     public var events: [MarkerEvent]
@@ -90,8 +90,8 @@ public struct RecordingAnalysis: Sendable {
         }
         (bandPower, conditionSpectra) = RecordingAnalysis.bandPower(recording, epochs: epochs, options: options)
         self.anomalies = anomalies
+        // The samples stay (the `samples` table and signal files need them); markers and timestamps are done with.
         var stripped = recording
-        stripped.channels = []
         stripped.markers = []
         stripped.timestamps = [recording.timestamps.first, recording.timestamps.last].compactMap { $0 }
         stripped.anomalies = []

@@ -232,3 +232,60 @@ public enum RecordingTables {
         ])
     }
 }
+
+extension RecordingTables {
+    /// One row per retained sample of every recording: `sample`, `t_s` = sample / rate, and one µV column per
+    /// channel under its 10-20 name (`tp9_uv`, `af7_uv`, `af8_uv`, `tp10_uv`, `aux_uv`; the oscillator's stored
+    /// names lowercased), the union over the run's recordings in order of appearance, `NA` where a recording
+    /// lacks the channel.
+    public static func samples(_ analyses: [RecordingAnalysis]) -> Table {
+        var labels: [String] = []
+        for analysis in analyses {
+            for name in analysis.recording.channelNames {
+                let label = ChannelLabel.tenTwenty(name) ?? name
+                if !labels.contains(label) { labels.append(label) }
+            }
+        }
+        let total = analyses.reduce(0) { $0 + ($1.recording.channels.map(\.count).min() ?? 0) }
+        var source: [String?] = [], subject: [String?] = []
+        var sample: [Int64] = [], time: [Double] = []
+        source.reserveCapacity(total); subject.reserveCapacity(total); sample.reserveCapacity(total)
+        time.reserveCapacity(total)
+        // Missing channels are NaN, the float columns' missing value: no optionals per value.
+        var values = [[Double]](repeating: [], count: labels.count)
+        for index in values.indices { values[index].reserveCapacity(total) }
+        for analysis in analyses {
+            let recording = analysis.recording
+            let count = recording.channels.map(\.count).min() ?? 0
+            source += repeatElement(Optional(recording.sourceFile), count: count)
+            subject += repeatElement(recording.subjectID, count: count)
+            sample += (0..<Int64(count))
+            time += (0..<count).lazy.map { Double($0) / recording.samplingRate }
+            let columnOf = Dictionary(recording.channelNames.enumerated().map { (ChannelLabel.tenTwenty($1) ?? $1, $0) },
+                                      uniquingKeysWith: { first, _ in first })
+            for (index, label) in labels.enumerated() {
+                if let channel = columnOf[label] {
+                    values[index] += recording.channels[channel].prefix(count)
+                } else {
+                    values[index] += repeatElement(.nan, count: count)
+                }
+            }
+        }
+        // One string per row: stored as fixed-length strings in HDF5 (no string heap), like bt-decode's samples.
+        let sourceWidth = max(1, analyses.map(\.recording.sourceFile.utf8.count).max() ?? 0)
+        // Fixed-length only where every row has a subject (a missing one stays NA, as in the other tables).
+        let subjectWidth = analyses.allSatisfy({ $0.recording.subjectID != nil })
+            ? max(1, analyses.compactMap { $0.recording.subjectID?.utf8.count }.max() ?? 0) : nil
+        var columns: [Column] = [
+            Column("source_file", description: "the input path as given", fixedWidth: sourceWidth, .string(source)),
+            Column("subject_id", description: "the subject's UUID", fixedWidth: subjectWidth, .string(subject)),
+            Column("sample", description: "sample index from the first retained row (0-based)", .int64(sample)),
+            Column("t_s", unit: "s", description: "sample / sampling rate", .float64(time)),
+        ]
+        for (index, label) in labels.enumerated() {
+            columns.append(Column(label.lowercased() + "_uv", unit: "µV",
+                                  description: "\(label) EEG as stored in /Recording/Data", .float64(values[index])))
+        }
+        return Table("samples", columns)
+    }
+}

@@ -78,6 +78,34 @@ public enum PreviousOutput {
         if fileExists { try checkRecorded(file, name: FilePath(file).lastComponent?.string ?? file, in: recorded) }
     }
 
+    /// For a signal file (`-o rec.bdf`, or a BrainVision `.vhdr` with its `.vmrk` and `.eeg`) whose provenance is
+    /// the sidecar `<file>.provenance.json`: throws unless none of them exists, or the sidecar is a BrainBatch
+    /// provenance listing every existing file with its current SHA-256.
+    public static func checkReplaceable(files: [String], sidecar: String) throws(TableOutputError) {
+        let present = files.filter { kind(of: $0) != nil }
+        let sidecarExists = kind(of: sidecar) != nil
+        guard !present.isEmpty || sidecarExists else { return }
+        guard let recorded = recordedOutputs(provenance: sidecar) else {
+            throw .foreignFile(path: sidecarExists ? sidecar : present[0],
+                               reason: sidecarExists ? "is not the provenance of a BrainBatch output that lists its files"
+                                                     : "exists without the \(FilePath(sidecar).lastComponent?.string ?? sidecar) of a BrainBatch output")
+        }
+        for file in present {
+            try checkRecorded(file, name: FilePath(file).lastComponent?.string ?? file, in: recorded)
+        }
+    }
+
+    /// Throws when one of `files` (a signal output and its sidecar) is one of the inputs, by device and inode.
+    public static func checkApart(files: [String], from inputs: [String]) throws(TableOutputError) {
+        let identities = Set(files.compactMap(FileIdentity.init))
+        for input in inputs {
+            if let identity = FileIdentity(input), identities.contains(identity) { throw .outputIsInput(input) }
+        }
+    }
+
+    /// The SHA-256 of a file's content, lowercase hex; `nil` when it cannot be read.
+    public static func contentSHA256(of path: String) -> String? { sha256(of: path) }
+
     /// For files a tool adds to a shared folder with a provenance file listing them (`ilog-parse`'s Java companion
     /// files): throws for the first of `files` that exists but is not listed there, unchanged.
     public static func checkReplaceable(files: [String], listedIn provenance: String) throws(TableOutputError) {

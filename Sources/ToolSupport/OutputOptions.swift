@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SignalFiles
 import SystemPackage
 import Tables
 import TableWriters
@@ -9,7 +10,7 @@ extension OutputDestination.Format: ExpressibleByArgument {}
 /// The output options every table-writing tool shares (conventions §2 and §4).
 public struct OutputOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: ArgumentHelp(
-        "Output: a .h5/.hdf5/.hdf file, a .csv file (one table, with --table), or a folder of CSV files (a path ending in /, or a name without an extension). An existing output is replaced only if a BrainBatch tool wrote it.", valueName: "path"))
+        "Output: a .h5/.hdf5/.hdf file, a .csv file (one table, with --table), or a folder of CSV files (a path ending in /, or a name without an extension); for tools reading EEG also a signal file of one input: .bdf, .edf or .vhdr (BrainVision). An existing output is replaced only if a BrainBatch tool wrote it.", valueName: "path"))
     public var output: String
 
     @Option(help: "Output format, which must agree with -o: hdf5 or csv.")
@@ -36,6 +37,9 @@ public struct OutputOptions: ParsableArguments {
     public var report: String?
 
     public init() {}
+
+    /// Whether `-o` names a signal file (`.bdf`, `.edf`, `.vhdr`): one input's signal instead of tables.
+    public var writesSignalFile: Bool { SignalFileKind(path: output) != nil }
 
     public func validate() throws {
         guard (0...9).contains(compression) else {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reports
+import SignalFiles
 import Tables
 import TableWriters
 
@@ -63,6 +64,13 @@ public struct ToolRunner {
                                           extraInputs: [InputRecord], sideOutput: (any SideOutput<Format.Parsed>)?,
                                           reporter: (([Format.Parsed], FormatOutput) -> ReportPage)?) throws {
         try run {
+            if let kind = SignalFileKind(path: output.output) {
+                guard let exporting = format as? any SignalExportingFormat else {
+                    throw ToolError.usage("-o \(output.output): \(diagnostics.tool) writes tables, not signal files; write -o NAME.h5 or -o NAME/")
+                }
+                try runSignal(exporting, kind: kind, inputs: inputs, output: output, extraInputs: extraInputs)
+                return
+            }
             if output.report != nil && reporter == nil {
                 throw TableOutputError.usage("--report: \(diagnostics.tool) draws no report")
             }
@@ -96,7 +104,7 @@ public struct ToolRunner {
             // the format's to judge: a protocol check reports the files missing.)
             guard !parsed.isEmpty || failures.isEmpty else { try finish(failures: failures); return }
             let result = try format.tables(parsed)
-            report(result)
+            reportAnomalies(result)
             try sideOutput?.check(parsed)
             if out == nil { out = try output.open(tableNames: format.tableNames, inputs: inputs, lock: lock) }
             guard let out else { return }
@@ -126,7 +134,7 @@ public struct ToolRunner {
 
     /// The stderr summary (conventions §3.2): per input with warnings or errors, one line of counts by code
     /// (with `--verbose`, a line per anomaly first); notes stay in the anomalies table. Then the run's notes.
-    private func report(_ output: FormatOutput) {
+    func reportAnomalies(_ output: FormatOutput) {
         var order: [String] = []
         var bySource: [String: [Anomaly]] = [:]
         for anomaly in output.anomalies where anomaly.severity != .info {

@@ -25,6 +25,7 @@ struct BTDecode: ParsableCommand {
           bt-decode capture.bin -o capture.h5 --report capture.html
           bt-decode day1/*.bin -o day1-tables/ --keep-going
           bt-decode legacy.bin --byte-order auto --gaps fill -o legacy.csv --table samples
+          bt-decode capture.bin -o capture.bdf
         """,
         version: ToolVersion.current)
 
@@ -97,8 +98,9 @@ struct BTDecode: ParsableCommand {
     func run() throws {
         let runner = ToolRunner(tool: "bt-decode", output: output)
         try runner.run {
+            // A signal file is continuous on the device clock: lost samples are filled there (and annotated).
             let decoder = CaptureDecoderOptions(orderStep: orderStep, maxGapSamples: maxGap, splitSegments: !noSplit,
-                                                gaps: gaps)
+                                                gaps: output.writesSignalFile ? .fill : gaps)
             let options = CaptureFormat.Options(byteOrder: byteOrder, decoder: decoder,
                                                 analysis: noAnalysis ? nil : try analysisOptions())
             try runner.run(CaptureFormat(options: options, inputs: inputs, report: output.report != nil), inputs: inputs,

@@ -30,6 +30,7 @@ struct MyndParse: ParsableCommand {
           mynd-parse subjects/3F2504E0-4F89-41D3-9A0C-0305E82C3301/ --definitions app/Data -o tables/
           mynd-parse r_rest_1_2_1_3F2504E0-4F89-41D3-9A0C-0305E82C3301.hdf -o band_power.csv --table band_power --bands alpha:8-12,beta:12-30
           mynd-parse --check-protocol subjects/3F2504E0-4F89-41D3-9A0C-0305E82C3301/ -o completeness.csv --table completeness
+          mynd-parse r_rest_1_2_1_3F2504E0-4F89-41D3-9A0C-0305E82C3301.hdf -o rest.edf
         """,
         version: ToolVersion.current)
 

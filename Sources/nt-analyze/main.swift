@@ -34,6 +34,7 @@ struct NTAnalyze: ParsableCommand {
           nt-analyze mindaffectBCI_exampledata.txt -o out.h5 --report out.html
           nt-analyze mindaffectBCI_*.txt -o tables/ --keep-going
           nt-analyze session.txt -o trials.csv --table trials --iti-ms 1500
+          nt-analyze mindaffectBCI_exampledata.txt -o example.vhdr
           nt-analyze codes --check mgold_65_6532_psk_60hz.txt
         """,
         version: ToolVersion.current,

@@ -81,8 +81,9 @@ struct CommandLineTests {
         print(json.loads(f.attrs['parameters'])['date_order'] if 'parameters' in f.attrs else sorted(f.attrs))
         """
         let lines = try TestSupport.python(script, [out]).split(separator: "\n").map(String.init)
-        #expect(lines[0] == "['anomalies', 'answers', 'band_power', 'epochs', 'events', 'quality', 'quality_summary', 'recordings']")
-        #expect(lines[1] == "{'anomalies': 0, 'answers': 6, 'band_power': 80, 'epochs': 2, 'events': 9, 'quality': 1156, 'quality_summary': 4, 'recordings': 1}")
+        #expect(lines[0] == "['anomalies', 'answers', 'band_power', 'epochs', 'events', 'quality', 'quality_summary', 'recordings', 'samples']")
+        // samples: one row per retained sample (as many as the signal file of this recording holds).
+        #expect(lines[1] == "{'anomalies': 0, 'answers': 6, 'band_power': 80, 'epochs': 2, 'events': 9, 'quality': 1156, 'quality_summary': 4, 'recordings': 1, 'samples': 37068}")
         #expect(lines[2] == "[910, 910, 310, 320, 330, 410, 420, 430, 910] [0.0, 2.578125, 7.54296875, 10.640625, 70.640625, 74.625, 77.671875, 137.765625, 141.84375]")
         #expect(lines[3].hasPrefix("['welcome/prompt', 'welcome/fixation', 'EyesOpen/prompt', 'EyesOpen/task'"))
         #expect(lines[4] == "Lefthanded 2")  // work and age have no number

@@ -115,7 +115,7 @@ public struct CaptureFormat: StreamingInputFormat {
     }
 
     /// Streams the capture once through a ``CaptureStream``, handing decoded samples to `emit` in batches.
-    private func decode(_ input: InputSource, emit: ([BrainiacSample]) throws -> Void) throws -> Decoded {
+    func decode(_ input: InputSource, emit: ([BrainiacSample]) throws -> Void) throws -> Decoded {
         let size = try input.size()
         do {
             var stream = try CaptureStream(fileSize: size, byteOrder: options.byteOrder, options: options.decoder)

@@ -60,6 +60,8 @@ public enum CaptureTables {
                    description: "mean |x[n+1] − x[n]| of the first 2500 samples decoded as mixed"),
             .float("duration_s", segments.map(\.durationSeconds), unit: "s",
                    description: "(last sample_index + 1) / 250: device time the segment spans"),
+            .float("sampling_rate_hz", segments.map { _ in BrainiacHeadband.samplingRate }, unit: "Hz",
+                   description: "samples per second per channel on the device clock (the headband's fixed 250 Hz)"),
         ])
     }
 

@@ -1,0 +1,110 @@
+import Tables
+
+/// A Brainiac capture as a signal file (`bt-decode capture.bin -o capture.bdf`, docs/bids.md): T3, O1, T4, O2 in
+/// µV on the device clock, every value a whole number of nV (the channel grid is 0.001 µV, so BDF holds them
+/// exactly).
+///
+/// The file is continuous on the device clock: lost samples are filled (linear interpolation, as
+/// `--gaps fill`; the tool asks the decoder for it) and each run of them is annotated `BAD_lost_samples` at its
+/// place and length. Segments (the order numbers restarted: the device clock itself restarted, the time between
+/// is unknown) follow each other, each junction annotated `BAD_discontinuity` (duration 0): splitting would turn one
+/// capture into several files for a rare event and lose nothing that the annotation does not say.
+///
+/// With the SDK analysis (not `--no-analysis`), each segment's baseline is annotated `baseline/<status>` over its
+/// S…E samples and each indicator `indicator/<zone name>` (or `indicator/none`) at its moment, as the `baseline`
+/// and `indicators` tables give them for a `--gaps fill` run.
+extension CaptureFormat: SignalExportingFormat {
+    public func readSignal(_ input: InputSource, into sink: SignalSink) throws -> Decoded {
+        let rate = BrainiacHeadband.samplingRate
+        try sink.begin(SignalDescription(
+            channels: BrainiacHeadband.channelNames.map { SignalChannel(label: $0, type: "EEG", unit: "uV", grid: 0.001) },
+            samplingRate: rate, equipment: "Brainiac"))
+        var frames = 0
+        var segment: Int?
+        var filledRun: (start: Int, count: Int)?
+        var values: [Double] = []
+        let analysis = options.analysis.map { AnalysisPipeline(BrainiacAnalysis(sourceFile: input.path, options: $0)) }
+        var segmentStarts: [Int: Int] = [:]
+        var marks: [(segment: Int, onset: Double, duration: Double, text: String)] = []
+        func collect(_ table: Table) {
+            marks += Self.analysisAnnotations(table)
+        }
+        func closeRun() {
+            if let run = filledRun {
+                sink.annotate(SignalAnnotation(onset: Double(run.start) / rate, duration: Double(run.count) / rate,
+                                               description: "BAD_lost_samples"))
+                filledRun = nil
+            }
+        }
+        let decoded = try decode(input) { batch in
+            values.removeAll(keepingCapacity: true)
+            values.reserveCapacity(batch.count * 4)
+            for sample in batch {
+                if sample.segment != segment {
+                    if segment != nil {
+                        closeRun()
+                        sink.annotate(SignalAnnotation(onset: Double(frames) / rate, description: "BAD_discontinuity"))
+                    }
+                    segment = sample.segment
+                    segmentStarts[sample.segment] = frames - sample.sampleIndex
+                }
+                if sample.filled {
+                    if let run = filledRun { filledRun = (run.start, run.count + 1) } else { filledRun = (frames, 1) }
+                } else {
+                    closeRun()
+                }
+                let microvolts = sample.nanovolts / 1000
+                values.append(microvolts[0]); values.append(microvolts[1])
+                values.append(microvolts[2]); values.append(microvolts[3])
+                frames += 1
+            }
+            try sink.append(values, channelCount: 4)
+            for table in analysis?.consume(batch) ?? [] where table.rowCount > 0 { collect(table) }
+        }
+        closeRun()
+        for table in analysis?.finish(complete: true) ?? [] where table.rowCount > 0 { collect(table) }
+        for mark in marks {
+            let start = Double(segmentStarts[mark.segment] ?? 0) / rate
+            sink.annotate(SignalAnnotation(onset: start + mark.onset, duration: mark.duration, description: mark.text))
+        }
+        return decoded
+    }
+}
+
+extension CaptureFormat {
+    /// The annotations of a batch of the `baseline` or `indicators` table: (segment, onset within the segment in
+    /// s, duration, text). Other tables give none.
+    static func analysisAnnotations(_ table: Table) -> [(segment: Int, onset: Double, duration: Double, text: String)] {
+        func ints(_ name: String) -> [Int]? {
+            guard case .int32(let v)? = table[column: name]?.values else { return nil }
+            return v.map(Int.init)
+        }
+        func doubles(_ name: String) -> [Double]? {
+            guard case .float64(let v)? = table[column: name]?.values else { return nil }
+            return v
+        }
+        func strings(_ name: String) -> [String?]? {
+            guard case .string(let v)? = table[column: name]?.values else { return nil }
+            return v
+        }
+        let rate = BrainiacHeadband.samplingRate
+        switch table.name {
+        case "baseline":
+            guard let segments = ints("segment"), let ends = doubles("t_s"), let starts = ints("start_counter"),
+                  let stops = ints("end_counter"), let status = strings("status") else { return [] }
+            return segments.indices.compactMap { i in
+                guard ends[i].isFinite else { return nil }
+                let duration = Double(stops[i] - starts[i]) / rate
+                return (segments[i], ends[i] - duration, duration, "baseline/" + (status[i] ?? "unknown"))
+            }
+        case "indicators":
+            guard let segments = ints("segment"), let times = doubles("t_s"), let zones = strings("zone_name")
+            else { return [] }
+            return segments.indices.compactMap { i in
+                times[i].isFinite ? (segments[i], times[i], 0, "indicator/" + (zones[i] ?? "none")) : nil
+            }
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Tables
+
+/// A writer of one signal file: a ``SignalSink`` that writes into temporary files beside the destination and puts
+/// them in place on ``finish()`` (the data first, a BrainVision header last); ``discard()`` removes them.
+public protocol SignalFileWriter: SignalSink {
+    /// Writes what is still to write, flushes it to the disk and renames the files into place.
+    func finish() throws -> SignalFileSummary
+    /// Removes every temporary file (a failed or abandoned run); the destination is untouched.
+    func discard()
+}
+
+/// Opens the writer for `-o path`.
+public func makeSignalFileWriter(_ kind: SignalFileKind, path: String) -> SignalFileWriter {
+    switch kind {
+    case .edf, .bdf: EDFWriter(path: path, kind: kind)
+    case .brainVision: BrainVisionWriter(path: path)
+    }
+}
+
+/// What was written: for the stderr summary, the provenance sidecar and the BIDS sidecars.
+public struct SignalFileSummary: Sendable, Equatable, Encodable {
+    /// One channel as stored.
+    public struct Channel: Sendable, Equatable, Encodable {
+        public var label: String
+        public var type: String
+        public var unit: String
+        /// Physical units per stored step (EDF/BDF); `nil` for BrainVision's float32.
+        public var resolution: Double?
+        /// Whether every value is stored exactly (its grid equals the resolution).
+        public var exact: Bool
+        public var physicalMinimum: Int?
+        public var physicalMaximum: Int?
+        /// The smallest and largest value written.
+        public var minimum: Double?
+        public var maximum: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case label, type, unit, resolution, exact, physicalMinimum = "physical_minimum"
+            case physicalMaximum = "physical_maximum", minimum, maximum
+        }
+    }
+
+    public var format: String
+    /// The files written, as paths given (data first).
+    public var files: [String]
+    public var samplingRate: Double
+    public var channels: [Channel]
+    /// Frames of real data (the padding of a last EDF record not counted).
+    public var frames: Int
+    /// Frames added to complete the last EDF/BDF data record (a copy of the last frame; annotated `BAD_padding`).
+    public var paddedFrames: Int
+    /// Seconds per EDF data record; `nil` for BrainVision.
+    public var recordDuration: Double?
+    /// Every annotation written, in onset order.
+    public var annotations: [SignalAnnotation]
+    /// The recording's start as the file states it (ISO 8601, no zone: the input's clock), when known.
+    public var start: String?
+
+    enum CodingKeys: String, CodingKey {
+        case format, files, samplingRate = "sampling_rate_hz", channels, frames, paddedFrames = "padded_frames"
+        case recordDuration = "record_duration_s", annotations, start
+    }
+
+    /// One line for stderr: channels, samples, rate, resolution, annotations.
+    public var line: String {
+        let rate = samplingRate == samplingRate.rounded() ? String(Int(samplingRate)) : String(samplingRate)
+        var text = "\(files.last ?? ""): \(format), \(channels.count) channels × \(frames) samples at \(rate) Hz"
+        let steps = Set(channels.compactMap(\.resolution))
+        if let step = steps.max() {
+            let unit = channels.first?.unit ?? ""
+            let exact = channels.allSatisfy(\.exact)
+            text += exact ? ", exact (\(formatNumber(step)) \(unit) steps)"
+                : ", resolution \(steps.count > 1 ? "up to " : "")\(formatNumber(step)) \(unit)"
+        }
+        if paddedFrames > 0 { text += ", last record padded by \(paddedFrames) samples" }
+        text += ", \(annotations.count) annotation\(annotations.count == 1 ? "" : "s")"
+        return text
+    }
+}
+
+/// A number in plain decimal notation, shortest form (no exponent), for EDF text fields and summaries.
+func formatNumber(_ value: Double, maxFractionDigits: Int = 9) -> String {
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+    var text = String(format: "%.\(maxFractionDigits)f", value)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text == "-0" ? "0" : text
+}
+
+extension SignalStart {
+    /// `yyyy-MM-ddTHH:mm:ss` with the fraction of a second when there is one.
+    var iso8601: String {
+        let whole = Int(second.rounded(.down))
+        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, hour, minute, whole)
+        let micro = Int(((second - Double(whole)) * 1_000_000).rounded())
+        if micro > 0 { text += String(format: ".%06d", micro) }
+        return text
+    }
+}
