@@ -59,8 +59,8 @@ struct LowerBoundTracker {
         let medianX = Self.median(xs), medianY = Self.median(ys)
         let x = xs.map { $0 - medianX }, y = ys.map { $0 - medianY }
         var a = slope
-        // PMB starts the centred intercept from b − a·median(x) + median(y) (sic).
-        var b = intercept - slope * medianX + medianY
+        // The previous line's intercept in the centred coordinates: b + a·median(x) − median(y) (PMB `b0`).
+        var b = intercept + slope * medianX - medianY
         var errors = [Double](repeating: 0, count: count)
         var sqrtWeights = [Double](repeating: 1, count: count)
         for _ in 0..<3 {
