@@ -46,6 +46,14 @@ public struct EpochedRecording: Sendable {
     /// Trials dropped as too short: (first line, duration ms).
     public var droppedTrials: [(line: Int, durationMs: Double)]
 
+    /// The decimated samples' times on PMB's clock, ms.
+    public var sampleTimes: [Double]
+    /// Every STIMULUSEVENT's time on PMB's clock, ms, and the decimated sample it landed on.
+    public var eventTimes: [Double]
+    public var eventSamples: [Int]
+    /// Whether the decoder clock (sts mod 2^24) wraps during the recording (times here are unwrapped across it).
+    public var clockWrapped: Bool
+
     public var outputCount: Int { objectIDs.count }
 
     /// Loads `analysis` (its file parsed by ``MindAffect``) with `options`.
@@ -58,6 +66,7 @@ public struct EpochedRecording: Sendable {
         channelCount = channels
         let compat = analysis.pymindaffect ?? PymindaffectTimestamps(file, times: analysis.times)
         let rawTs = compat.sampleTs.map(Double.init)
+        clockWrapped = (compat.sampleTs.last ?? 0) >= 1 << 24
 
         // Rate: 1000 / the median step of every 1000th sample time divided by 1000.
         let strided = stride(from: 0, to: rawTs.count, by: 1000).map { rawTs[$0] }
@@ -174,6 +183,10 @@ public struct EpochedRecording: Sendable {
             landing[event] = at
             for (k, id) in ids.enumerated() { yAll[at * outputs + k] = UInt8(truncatingIfNeeded: eventRows[event][id]) }
         }
+
+        sampleTimes = ts
+        eventTimes = eventTs
+        eventSamples = landing
 
         // Trials: a gap above iti_ms (the data start counting as an event, the data end closing the last trial).
         var gaps: [Double] = []
