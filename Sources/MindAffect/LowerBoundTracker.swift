@@ -56,7 +56,10 @@ struct LowerBoundTracker {
             intercept = ys[count - 1] - slope * xs[count - 1]
             return
         }
-        let medianX = Self.median(xs), medianY = Self.median(ys)
+        // x is the cumulative sample count, so the window is already in order.
+        let middle = count / 2
+        let medianX = count % 2 == 1 ? xs[middle] : (xs[middle - 1] + xs[middle]) / 2
+        let medianY = Self.median(ys)
         let x = xs.map { $0 - medianX }, y = ys.map { $0 - medianY }
         var a = slope
         // The previous line's intercept in the centred coordinates: b + a·median(x) − median(y) (PMB `b0`).

@@ -64,27 +64,32 @@ public struct CCAModel: Sendable {
         var mean = [Double](repeating: 0, count: channels)
         for i in 0..<(trials * samples) { for d in 0..<channels { mean[d] += xs[i * channels + d] } }
         // Cxx = (Σ x xᵀ − s sᵀ / N) / trials (PMB divides by the number of trials).
-        var cxx = Matrix(rows: channels, columns: channels)
-        for i in 0..<(trials * samples) {
-            for a in 0..<channels {
-                let va = xs[i * channels + a]
-                if va == 0 { continue }
-                for b in 0..<channels { cxx[a, b] += va * xs[i * channels + b] }
+        var cxxValues = [Double](repeating: 0, count: channels * channels)
+        xs.withUnsafeBufferPointer { x in
+            for i in 0..<(trials * samples) {
+                let row = i * channels
+                for a in 0..<channels {
+                    let va = x[row + a]
+                    if va == 0 { continue }
+                    for b in 0..<channels { cxxValues[a * channels + b] += va * x[row + b] }
+                }
             }
         }
         for a in 0..<channels {
             for b in 0..<channels {
-                cxx[a, b] = (cxx[a, b] - (options.center ? mean[a] * mean[b] / total : 0)) / Double(trials)
+                cxxValues[a * channels + b] = (cxxValues[a * channels + b] - (options.center ? mean[a] * mean[b] / total : 0)) / Double(trials)
             }
         }
+        let cxx = Matrix(rows: channels, columns: channels, values: cxxValues)
         for d in 0..<channels { mean[d] /= total }
 
-        // Cxy[e·tau + t, d] = Σ y[s, e]·x[s + t, d] over windows s = 0…samples − tau, less the means' product.
+        // Cxy[e·tau + t, d] = Σ y[s, e]·x[s + t, d] over windows s = 0…samples − tau, less the means' product;
+        // Cyy[e·tau + t, f·tau + u] = Σ y[s + t, e]·y[s + u, f] / (trials · samples) (only nearby events meet).
         let windows = max(samples - tau + 1, 0)
-        var cxy = Matrix(rows: e * tau, columns: channels)
+        let width = e * tau
+        var cxyValues = [Double](repeating: 0, count: width * channels)
+        var cyyValues = [Double](repeating: 0, count: width * width)
         var eventSums = [Double](repeating: 0, count: e)
-        // Cyy[e·tau + t, f·tau + u] = Σ y[s + t, e]·y[s + u, f] / (trials · samples).
-        var cyy = Matrix(rows: e * tau, columns: e * tau)
         for i in 0..<trials {
             var occurrences: [(sample: Int, type: Int, value: Double)] = []
             for s in 0..<samples {
@@ -94,25 +99,32 @@ public struct CCAModel: Sendable {
                 eventSums[o.type] += o.value
                 for t in 0..<tau {
                     let row = (i * samples + o.sample + t) * channels
-                    for d in 0..<channels { cxy[o.type * tau + t, d] += o.value * xs[row + d] }
+                    for d in 0..<channels { cxyValues[(o.type * tau + t) * channels + d] += o.value * xs[row + d] }
                 }
             }
-            for p in occurrences {
-                for q in occurrences {
+            // Occurrences are in sample order: the partners of p lie within tau samples of it.
+            for (pi, p) in occurrences.enumerated() {
+                var qi = pi
+                while qi > 0 && p.sample - occurrences[qi - 1].sample < tau { qi -= 1 }
+                while qi < occurrences.count && occurrences[qi].sample - p.sample < tau {
+                    let q = occurrences[qi]
+                    qi += 1
                     // Windows s with s + t = p, s + u = q, 0 ≤ t, u < tau, 0 ≤ s < windows.
                     let low = max(0, p.sample - tau + 1, q.sample - tau + 1)
                     let high = min(windows - 1, p.sample, q.sample)
                     if low > high { continue }
+                    let product = p.value * q.value
                     for s in low...high {
-                        cyy[p.type * tau + p.sample - s, q.type * tau + q.sample - s] += p.value * q.value
+                        cyyValues[(p.type * tau + p.sample - s) * width + q.type * tau + q.sample - s] += product
                     }
                 }
             }
         }
         if options.center {
-            for k in 0..<e { for t in 0..<tau { for d in 0..<channels { cxy[k * tau + t, d] -= eventSums[k] * mean[d] } } }
+            for k in 0..<e { for t in 0..<tau { for d in 0..<channels { cxyValues[(k * tau + t) * channels + d] -= eventSums[k] * mean[d] } } }
         }
-        cyy = (1 / total) * cyy
+        let cxy = Matrix(rows: width, columns: channels, values: cxyValues)
+        let cyy = Matrix(rows: width, columns: width, values: cyyValues.map { $0 / total })
 
         // CCA: whiten both sides, SVD of the whitened cross-covariance.
         let whiteX = try whitener(cxx, regularisation: options.regularisation, rcond: options.rcondX)

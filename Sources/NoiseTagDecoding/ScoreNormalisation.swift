@@ -48,75 +48,76 @@ public enum ScoreNormalisation {
     /// Below `minDecision` samples PMB's own code broadcasts one trial's scale over all trials (spec §4.3); this
     /// normalises each trial by its own scale instead.
     public static func zScores(_ fy: OutputScores, trials: [Int], length: Int, minDecision: Int, sigma0: Double?) -> (z: [[[Double]]], decisions: [Int]) {
-        let outputs = fy.outputs
-        // Last sample with any score, per trial (0 when none), and the largest.
-        let lastValid = trials.map { trial in (0..<length).last { s in (0..<outputs).contains { fy[trial, s, $0] != 0 } } ?? 0 }
-        let maxLast = lastValid.max() ?? 0
-        if maxLast < 1 { return (trials.map { _ in [[Double](repeating: 0, count: outputs)] }, [0]) }
-        var decisions: [Int]
-        if minDecision > 0 && minDecision < maxLast {
-            let steps = Int((log(Double(maxLast - 1) / Double(minDecision)) / log(2.0)).rounded(.up))
-            decisions = (0...steps).map { min(max((1 << $0) * minDecision, minDecision), maxLast - 1) }
-        } else if minDecision < 0 {
-            decisions = Array(stride(from: -minDecision - 1, to: maxLast - 1, by: -minDecision)) + [maxLast - 1]
-        } else {
-            decisions = [maxLast - 1]
-        }
-        let short = abs(minDecision) > length
-        // Outputs with any score, per trial; scores are centred over outputs only when every trial has more than 3.
-        let validCounts = trials.map { trial in (0..<outputs).filter { y in (0..<length).contains { fy[trial, $0, y] != 0 } }.count }
-        let centre = validCounts.allSatisfy { $0 > 3 }
-        var result: [[[Double]]] = []
-        for (index, trial) in trials.enumerated() {
-            // Cumulative scores, the count of valid samples, and the variance estimate (estimate_Fy_noise_variance_2).
-            let validOutputs = validCounts[index]
-            var cumulative = [Double](repeating: 0, count: outputs)
-            var validCount = 0
-            var runningSum = 0.0
-            var sigma2AtSample = [Double](repeating: 0, count: length)
-            var cumulativeAt: [[Double]] = []
-            var countAt = [Int](repeating: 0, count: length)
-            for s in 0..<length {
-                var any = false
-                for y in 0..<outputs {
-                    let value = fy[trial, s, y]
-                    cumulative[y] += value
-                    if value != 0 { any = true }
+        let outputs = fy.outputs, samples = fy.samples
+        return fy.values.withUnsafeBufferPointer { values in
+            // Per trial: which samples have any score, which outputs have any (within the length).
+            var rowValid: [[Bool]] = [], validCounts: [Int] = [], lastValid: [Int] = []
+            for trial in trials {
+                var rows = [Bool](repeating: false, count: length)
+                var columns = [Bool](repeating: false, count: outputs)
+                for s in 0..<length {
+                    let base = (trial * samples + s) * outputs
+                    for y in 0..<outputs where values[base + y] != 0 { rows[s] = true; columns[y] = true }
                 }
-                if any { validCount += 1 }
-                countAt[s] = validCount
-                var centred = cumulative
-                if centre {
-                    let mean = cumulative.reduce(0, +) / Double(validOutputs)
-                    centred = cumulative.map { $0 - mean }
-                }
-                let variance = centred.reduce(0) { $0 + $1 * $1 } / max(0.1, Double(validOutputs - 1))
-                runningSum += variance / max(0.1, Double(validCount))
-                sigma2AtSample[s] = runningSum / max(0.1, Double(validCount))
-                cumulativeAt.append(cumulative)
+                rowValid.append(rows)
+                validCounts.append(columns.filter { $0 }.count)
+                lastValid.append(rows.lastIndex(of: true) ?? 0)
             }
-            func scale(at point: Int, count: Double) -> Double {
-                var sigma2 = sigma2AtSample[point]
-                if let sigma0, sigma0 > 0 {
-                    sigma2 = (sigma2 * Double(point) + sigma0 * priorWeight) / (Double(point) + priorWeight)
-                }
-                var value = (sigma2 * max(0.01, count)).squareRoot() / c4(count / max(1, startupCorrection))
-                if value == 0 { value = 1 }
-                return value
-            }
-            if short {
-                // One decision at the end of the window: the sum over all samples, scaled with the trial's own count.
-                let point = length - 1
-                let s = scale(at: point, count: Double(lastValid[index]))
-                result.append([cumulativeAt[point].map { $0 / s }])
+            let maxLast = lastValid.max() ?? 0
+            if maxLast < 1 { return (trials.map { _ in [[Double](repeating: 0, count: outputs)] }, [0]) }
+            var decisions: [Int]
+            if minDecision > 0 && minDecision < maxLast {
+                let steps = Int((log(Double(maxLast - 1) / Double(minDecision)) / log(2.0)).rounded(.up))
+                decisions = (0...steps).map { min(max((1 << $0) * minDecision, minDecision), maxLast - 1) }
+            } else if minDecision < 0 {
+                decisions = Array(stride(from: -minDecision - 1, to: maxLast - 1, by: -minDecision)) + [maxLast - 1]
             } else {
-                result.append(decisions.map { point in
-                    let s = scale(at: point, count: Double(countAt[point]))
-                    return cumulativeAt[point].map { $0 / s }
-                })
+                decisions = [maxLast - 1]
             }
+            let short = abs(minDecision) > length
+            let points = short ? [length - 1] : decisions
+            // Scores are centred over outputs only when every trial has more than 3 with any score.
+            let centre = validCounts.allSatisfy { $0 > 3 }
+            var result: [[[Double]]] = []
+            var cumulative = [Double](repeating: 0, count: outputs)
+            for (index, trial) in trials.enumerated() {
+                // Cumulative scores, the count of valid samples, and the variance estimate (estimate_Fy_noise_variance_2).
+                let validOutputs = validCounts[index]
+                for y in 0..<outputs { cumulative[y] = 0 }
+                var validCount = 0
+                var runningSum = 0.0
+                var pointIndex = 0
+                var rows: [[Double]] = []
+                for s in 0..<length {
+                    let base = (trial * samples + s) * outputs
+                    var total = 0.0
+                    for y in 0..<outputs {
+                        cumulative[y] += values[base + y]
+                        total += cumulative[y]
+                    }
+                    if rowValid[index][s] { validCount += 1 }
+                    let mean = centre ? total / Double(validOutputs) : 0
+                    var squares = 0.0
+                    for y in 0..<outputs { let c = cumulative[y] - mean; squares += c * c }
+                    let variance = squares / max(0.1, Double(validOutputs - 1))
+                    runningSum += variance / max(0.1, Double(validCount))
+                    while pointIndex < points.count && points[pointIndex] == s {
+                        var sigma2 = runningSum / max(0.1, Double(validCount))
+                        if let sigma0, sigma0 > 0 {
+                            sigma2 = (sigma2 * Double(s) + sigma0 * priorWeight) / (Double(s) + priorWeight)
+                        }
+                        // Below minDecision: one decision on the whole window, scaled with the trial's own count.
+                        let count = short ? Double(lastValid[index]) : Double(validCount)
+                        var scale = (sigma2 * max(0.01, count)).squareRoot() / c4(count / max(1, startupCorrection))
+                        if scale == 0 { scale = 1 }
+                        rows.append(cumulative.map { $0 / scale })
+                        pointIndex += 1
+                    }
+                }
+                result.append(rows)
+            }
+            return (result, points)
         }
-        return (result, short ? [length - 1] : decisions)
     }
 
     /// Target probabilities from z-scores (`zscore2Ptgt_softmax`): a softmax over the valid outputs of scale·z,
