@@ -60,6 +60,12 @@ def main():
             nEpochCorrection=model.startup_correction, tiebreaking_noise=0)
         sys.stdout = real_stdout
         os.makedirs(out, exist_ok=True)
+        # The loader's raw per-sample times (the last column of the pickle it left in the working folder), unwrapped.
+        import pickle
+        from mindaffectBCI.decoder.utils import unwrap
+        with open("raw_lmbci.pk", "rb") as f:
+            raw_ts = unwrap(pickle.load(f)["data"][:, -1].astype(np.float64))
+        np.ascontiguousarray(raw_ts, dtype="<f8").tofile(os.path.join(out, "ts.f64"))
         np.ascontiguousarray(X, dtype="<f4").tofile(os.path.join(out, "X.f32"))
         np.ascontiguousarray(Y, dtype="<i4").tofile(os.path.join(out, "Y.i32"))
         np.ascontiguousarray(raw_fy, dtype="<f4").tofile(os.path.join(out, "Fy.f32"))

@@ -9,6 +9,16 @@ import MindAffect
        .enabled(if: TestSupport.hasRealData("mindaffect"), "../shared/realdata/mindaffect is absent"),
        .enabled(if: PMBReference.available, ".venv-pmb is absent: run scripts/setup.sh (make test does)"))
 struct DecodeCrossCheckTests {
+    @Test("the per-sample times (lower-bound tracker) equal PMB's for all 44,406 samples")
+    func sampleTimes() throws {
+        let pmb = try PMBReference.example.get()
+        let analysis = try DecodeFixtures.exampleAnalysis.get()
+        let ours = try #require(analysis.pymindaffect).sampleTs.map(Double.init)
+        #expect(ours.count == 44_406 && pmb.sampleTimes.count == 44_406)
+        let differing = zip(ours, pmb.sampleTimes).filter { $0 != $1 }.count
+        #expect(differing == 0, "\(differing) sample times differ")
+    }
+
     @Test("X (20, 673, 4) at 100 Hz within 1e-4 of PMB's float32 X; Y and the trial starts identical")
     func loader() throws {
         let pmb = try PMBReference.example.get()

@@ -96,6 +96,22 @@ struct DecodeFileTests {
         #expect(tables == ["anomalies.csv", "decode_summary.csv", "decode_trials.csv", "decoding_curve.csv", "impulse_response.csv", "model.csv"])
     }
 
+    @Test("--report: the decoding curve and the impulse responses, the same bytes on a re-run")
+    func report() throws {
+        let out = TestSupport.temporaryFolder()
+        let page = out.appendingPathComponent("decode.html")
+        var pages: [Data] = []
+        for _ in 0..<2 {
+            let run = try TestSupport.run(TestSupport.executable("nt-analyze"),
+                                          ["decode", DecodeFixtures.samplePath, "-o", out.appendingPathComponent("d.h5").path, "--report", page.path, "-q"])
+            try #require(run.status == 0, "\(run.stderr)")
+            pages.append(try Data(contentsOf: page))
+        }
+        #expect(pages[0] == pages[1])
+        let text = String(decoding: pages[0], as: UTF8.self)
+        #expect(text.contains("plot-decoding-curve") && text.contains("plot-impulse-response"))
+    }
+
     @Test("a file without trials is one error line naming the file (exit 65)")
     func noTrials() throws {
         let out = TestSupport.temporaryFolder()

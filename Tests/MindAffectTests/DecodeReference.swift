@@ -33,6 +33,8 @@ struct PMBReference: Sendable {
     var y: [Int32]
     /// The cross-validated scores, trials × samples × outputs.
     var fy: [Float]
+    /// The loader's per-sample times (ms, before decimation).
+    var sampleTimes: [Double]
 
     /// The interpreter of the pinned environment.
     static let python = TestSupport.packageRoot.appendingPathComponent(".venv-pmb/bin/python").path
@@ -53,7 +55,7 @@ struct PMBReference: Sendable {
             return data.withUnsafeBytes { Array($0.bindMemory(to: T.self)) }
         }
         return PMBReference(summary: summary, x: try read("X.f32", as: Float.self), y: try read("Y.i32", as: Int32.self),
-                            fy: try read("Fy.f32", as: Float.self))
+                            fy: try read("Fy.f32", as: Float.self), sampleTimes: try read("ts.f64", as: Double.self))
     }
 
 
@@ -75,6 +77,10 @@ enum DecodeFixtures {
     }
 
     static let example = Result { try decode(examplePath) }
+    static let exampleAnalysis = Result { () throws -> SaveFileAnalysis in
+        let file = try SaveFile.parse(try Data(contentsOf: URL(fileURLWithPath: examplePath)), sourceFile: examplePath)
+        return SaveFileAnalysis(file, options: SaveFileAnalysisOptions(timestampRule: .pymindaffect), codes: nil)
+    }
     static let sample = Result { try decode(samplePath) }
 }
 
