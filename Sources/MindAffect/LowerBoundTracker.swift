@@ -86,8 +86,8 @@ struct LowerBoundTracker {
             let earlier = Array(errors[..<(count - stepSize)])
             let mean = earlier.reduce(0, +) / Double(earlier.count)
             let deviation = (earlier.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(earlier.count)).squareRoot()
-            let centre = Self.median(earlier)
-            let tail = Self.median(Array(errors[(count - stepSize)...]))
+            let centre = Self.selectMedian(earlier, scratch: &scratch)
+            let tail = Self.selectMedian(Array(errors[(count - stepSize)...]), scratch: &scratch)
             if tail > centre + stepThreshold * deviation || tail < centre - stepThreshold * deviation {
                 xs.removeAll()
                 ys.removeAll()
