@@ -1,3 +1,4 @@
+import Foundation
 import MindAffect
 import Tables
 
@@ -61,5 +62,3 @@ public struct DecodedFile: Sendable {
         return DecodedFile(recording: recording, result: result, anomalies: sorted)
     }
 }
-
-import Foundation
