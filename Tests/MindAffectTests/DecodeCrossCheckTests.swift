@@ -54,7 +54,12 @@ struct DecodeCrossCheckTests {
         #expect((result.audcScore * 10_000).rounded() == (pmb.summary.audc_score * 10_000).rounded(),
                 "ours \(result.audcScore), PMB \(pmb.summary.audc_score)")
         let ours = result.scores.values
-        #expect(correlation(ours, pmb.fy.map(Double.init)) > 0.999)
+        let scale = pmb.fy.map { abs(Double($0)) }.max()!
+        let worst = zip(ours, pmb.fy).map { abs($0 - Double($1)) }.max()!
+        #expect(worst / scale < 1e-3, "largest |ΔFy| \(worst) of \(scale)")
+        #expect(result.foldScores.map { ($0 * 1e9).rounded() } == pmb.summary.fold_scores.map { ($0 * 1e9).rounded() })
+        #expect(abs(result.sigma0 - pmb.summary.sigma0) < 1e-4 * pmb.summary.sigma0)
+        #expect(result.softmaxScale == pmb.summary.softmaxscale)
     }
 
     @Test("per-trial decisions at full length: trials 5, 11, 17, 18 wrong (error rate 0.20), as PMB with tie-breaking off")
@@ -66,6 +71,22 @@ struct DecodeCrossCheckTests {
         #expect(pmbWrong == [5, 11, 17, 18])
         #expect(ourWrong == pmbWrong)
         #expect(curve.errorRate.last == 0.2)
+    }
+
+    @Test("per trial and integration length from 100 samples on: the same decisions as PMB, estimated errors within 1e-3")
+    func perTrialCurve() throws {
+        let pmb = try PMBReference.example.get()
+        let curve = try DecodeFixtures.example.get().result.curve
+        var decisions = 0, errors = 0
+        for (i, length) in curve.lengths.enumerated() where length >= ScoreNormalisation.minDecisionLength {
+            for trial in 0..<curve.predicted.count {
+                let ourWrong = curve.predicted[trial][i] != 0
+                if ourWrong != (pmb.summary.trial_wrong[trial][i] == 1) { decisions += 1 }
+                if abs(curve.estimatedError[trial][i] - pmb.summary.trial_perr[trial][i]) >= 1e-3 { errors += 1 }
+            }
+        }
+        #expect(decisions == 0, "\(decisions) (trial, length) decisions differ")
+        #expect(errors == 0, "\(errors) (trial, length) estimated errors differ by 1e-3 or more")
     }
 
     @Test("decoding curve: the 30 integration lengths; error rates equal PMB's from 100 samples on, estimated ones within 0.02")
