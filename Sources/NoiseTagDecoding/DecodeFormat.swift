@@ -33,7 +33,7 @@ public struct DecodeFormat: InputFormat {
                 ResponseScaling(model: decoded.result.model, component: $0, recording: decoded.recording, events: events)
             }
             tables += [DecodeTables.summary(decoded), DecodeTables.trials(decoded), DecodeTables.curve(decoded),
-                       DecodeTables.model(decoded, scalings: scalings), DecodeTables.impulseResponse(decoded, scalings: scalings)]
+                       DecodeTables.model(decoded), DecodeTables.impulseResponse(decoded, scalings: scalings)]
         }
         let anomalies = parsed.flatMap(\.anomalies)
         // The tables in output order, each file's rows in input order.

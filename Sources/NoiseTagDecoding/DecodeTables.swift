@@ -90,7 +90,7 @@ public enum DecodeTables {
     }
 
     /// `model`: one row per component and channel.
-    public static func model(_ decoded: DecodedFile, scalings: [ResponseScaling]) -> Table {
+    public static func model(_ decoded: DecodedFile) -> Table {
         let m = decoded.result.model
         let rows = m.spatialFilters.indices.flatMap { k in (0..<m.channels).map { (k, $0) } }
         return Table("model", [
@@ -99,8 +99,6 @@ public enum DecodeTables {
             .int64("channel", rows.map { $0.1 + 1 }, description: "1-based channel (ch1 … chN)"),
             .float("spatial_filter", rows.map { m.spatialFilters[$0.0][$0.1] }, unit: "1/µV", description: "W (PMB W_)"),
             .float("spatial_pattern", rows.map { m.spatialPatterns[$0.0][$0.1] }, unit: "µV", description: "Cxx·W (PMB A_)"),
-            .float("pattern_uv", rows.map { scalings[$0.0].patternMicrovolts[$0.1] }, unit: "µV",
-                   description: "µV per unit of the component (least squares)"),
         ])
     }
 
