@@ -59,5 +59,5 @@ extension AnomalyCode {
     public static let decodeNoCue = AnomalyCode("W_DECODE_NO_CUE",
         meaning: "`decode`: no output copies objID 0 in this trial (agreement of its events at most 0.95); its decision is still scored against objID 0.")
     public static let decodeClockWrap = AnomalyCode("I_DECODE_CLOCK_WRAP",
-        meaning: "`decode`: the decoder clock (sts mod 2^24) wraps in this file; times were unwrapped, where pymindaffectBCI 0.9.24 loses the trial in progress.")
+        meaning: "`decode`: the decoder clock (sts mod 2^24) wraps in this file; times were unwrapped (pymindaffectBCI 0.9.24 loses trials there: the first of SampleData's).")
 }
