@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "ToolSupport", targets: ["ToolSupport"]),
         .library(name: "Reports", targets: ["Reports"]),
         .library(name: "SignalFiles", targets: ["SignalFiles"]),
+        .library(name: "LinearAlgebra", targets: ["LinearAlgebra"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -52,7 +53,11 @@ let package = Package(
         .target(name: "CSignalCleanup", path: "Sources/CSignalCleanup"),
         .systemLibrary(name: "CLibDeflate", path: "Sources/CLibDeflate", pkgConfig: "libdeflate",
                        providers: [.apt(["libdeflate-dev"])]),
+        // LAPACK and BLAS (reference netlib builds), reached only through the `LinearAlgebra` module.
+        .systemLibrary(name: "CLAPACK", path: "Sources/CLAPACK", pkgConfig: "lapacke",
+                       providers: [.apt(["liblapacke-dev", "libblas-dev"])]),
         .target(name: "FFTW", dependencies: ["CFFTW"]),
+        .target(name: "LinearAlgebra", dependencies: ["CLAPACK"]),
         .target(name: "HDF5", dependencies: ["CHDF5", "CLibDeflate"]),
 
         // Shared core.
@@ -79,6 +84,8 @@ let package = Package(
         .target(name: "BrainTracker", dependencies: ["Tables", "Reports"]),
         .target(name: "MYND", dependencies: ["Tables", "Spectral", "HDF5", "Reports"]),
         .target(name: "MindAffect", dependencies: ["Tables", "Reports"]),
+        // The offline noise-tagging decoder (`nt-analyze decode`), after pymindaffectBCI 0.9.24.
+        .target(name: "NoiseTagDecoding", dependencies: ["MindAffect", "LinearAlgebra", "Tables", "Reports"]),
 
         // Executables.
         tool("bt-decode", ["Brainiac"]),
@@ -86,7 +93,7 @@ let package = Package(
         tool("ilog-parse", ["InteractLog"]),
         tool("rt-stats", ["BrainTracker"]),
         tool("mynd-parse", ["MYND"]),
-        tool("nt-analyze", ["MindAffect"]),
+        tool("nt-analyze", ["MindAffect", "NoiseTagDecoding"]),
 
         // Tests (Swift Testing).
         // TestSupport: Brainiac for its seeded generator (SplitMix64), the one behind every seeded test too.
@@ -106,7 +113,7 @@ let package = Package(
         .testTarget(name: "BrainTrackerTests", dependencies: ["BrainTracker", "TestSupport"]),
         // Regressions/: inputs the fuzz targets of Fuzz/ found faults with, read by path.
         .testTarget(name: "MYNDTests", dependencies: ["MYND", "TestSupport"], exclude: ["Regressions"]),
-        .testTarget(name: "MindAffectTests", dependencies: ["MindAffect", "TestSupport"]),
+        .testTarget(name: "MindAffectTests", dependencies: ["MindAffect", "NoiseTagDecoding", "LinearAlgebra", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["TestSupport"]),
     ]
 )

@@ -18,6 +18,10 @@ apt_packages=()
 if ! pkg-config --exists fftw3 hdf5 libdeflate 2>/dev/null; then
     apt_packages+=(libfftw3-dev libhdf5-dev libdeflate-dev pkg-config)
 fi
+# LAPACK and BLAS (reference netlib builds, through LAPACKE and CBLAS) for `nt-analyze decode`.
+if ! pkg-config --exists lapacke blas 2>/dev/null; then
+    apt_packages+=(liblapacke-dev libblas-dev pkg-config)
+fi
 if ! Rscript -e 'suppressPackageStartupMessages({library(rhdf5); library(hdf5r)})' >/dev/null 2>&1; then
     apt_packages+=(r-base-core r-bioc-rhdf5 r-cran-hdf5r)
 fi
@@ -39,6 +43,8 @@ fi
 #   .venv        the cross-checks of the tests and benchmarks (requirements.txt) and the study workflow
 #                (requirements-study.txt); `make test` puts it first on PATH, make study uses its python
 #   .venv-bids   the EEG-BIDS tools (make bids, the signal-file and BIDS tests; requirements-bids.txt, ~600 MB)
+#   .venv-pmb    pymindaffectBCI 0.9.24, the reference of `nt-analyze decode` (requirements-pmb.txt: it needs
+#                numpy < 1.24, so it cannot share .venv; every package pinned, installed with --no-deps)
 venv_ok() {  # venv_ok DIR REQUIREMENTS...
     local dir=$1; shift
     "$dir/bin/python" - "$@" <<'EOF' 2>/dev/null
@@ -51,13 +57,15 @@ except PackageNotFoundError:
     sys.exit(1)
 EOF
 }
-ensure_venv() {  # ensure_venv DIR PYTHON REQUIREMENTS...
-    local dir=$1 python=$2; shift 2
+ensure_venv() {  # ensure_venv DIR PYTHON [--no-deps] REQUIREMENTS...
+    local dir=$1 python=$2 pip_options=(); shift 2
+    [ "${1:-}" = --no-deps ] && { pip_options+=(--no-deps); shift; }
     venv_ok "$dir" "$@" && return 0
     echo "setup: installing $* into $dir" >&2
     [ -x "$dir/bin/python" ] || "$python" -m venv "$dir"
-    "$dir/bin/python" -m pip install --quiet --disable-pip-version-check $(printf -- '-r %s ' "$@")
+    "$dir/bin/python" -m pip install --quiet --disable-pip-version-check "${pip_options[@]}" $(printf -- '-r %s ' "$@")
     venv_ok "$dir" "$@" || { echo "setup: $dir does not match $* after installing" >&2; exit 1; }
 }
 ensure_venv .venv python3 requirements.txt requirements-study.txt
 ensure_venv .venv-bids python3 requirements-bids.txt
+ensure_venv .venv-pmb python3 --no-deps requirements-pmb.txt

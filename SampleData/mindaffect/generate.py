@@ -5,6 +5,12 @@ Nothing here is copied from a real recording: the EEG is sine waves plus seeded 
 65_6532 Gold codes regenerated below, and the clocks are made up.
 
     python3 generate.py [--prediction-trials N] [--seed S] > mindaffectBCI_sample_261123_1200.txt
+    python3 generate.py --prediction-trials 20 --response-uv 10 > synthetic.txt   # with a brain response
+
+With --response-uv A (default 0: none, and the default file is unchanged) every channel c also gets
+A * MIX[c] * the cued target's stimulus convolved with a known impulse response (`impulse_response` below): per
+rising edge of the cue's state RESPONSE_RE, per falling edge RESPONSE_FE, from the frame's hub time on. The decoder
+tests (Tests/MindAffectTests/DecodeTests.swift) recover that shape.
 
 Facts of the default file (checked by Tests/MindAffectTests/SampleFileTests.swift):
   4 trials: 2 Calibration.supervised (cues 3, 5; 253 frames), 2 Prediction.static (cues 2, 4; 150 and 200 frames),
@@ -39,6 +45,18 @@ def gold_65_6532():
     return [[v for b in code for v in (b, 1 - b)] for code in codes]   # psk: frames b, 1-b
 
 
+MIX = (1.0, 0.6, -0.4, 0.2)     # the response's weight per channel
+
+
+def impulse_response(t_s, kind, fe_ratio=-0.5):
+    """The synthetic brain response t_s seconds after a rising ('re') or falling ('fe') edge of the cue's state:
+    an 8 Hz damped sine (decay 80 ms) over 0.45 s; the falling edge's is fe_ratio times it."""
+    if t_s < 0 or t_s >= 0.45:
+        return 0.0
+    value = math.sin(2 * math.pi * 8 * t_s) * math.exp(-t_s / 0.08)
+    return value if kind == 're' else fe_ratio * value
+
+
 def int32(x):
     x &= 0xFFFFFFFF
     return x - 2**32 if x >= 2**31 else x
@@ -62,7 +80,12 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--prediction-trials', type=int, default=2)
     parser.add_argument('--seed', type=int, default=7)
+    parser.add_argument('--response-uv', type=float, default=0.0, help='amplitude of the cue-locked brain response')
+    parser.add_argument('--background-uv', type=float, default=20.0, help='amplitude of the 10-13 Hz background sines')
+    parser.add_argument('--noise-uv', type=float, default=5.0, help='SD of the Gaussian noise')
+    parser.add_argument('--fe-ratio', type=float, default=-0.5, help="the falling edge's response relative to the rising edge's")
     args = parser.parse_args()
+    edges = []   # (hub ms, 're' or 'fe') of the cue's state
     rng = random.Random(args.seed)
     codes = gold_65_6532()
     lines = []   # (hub ms, order, text)
@@ -86,10 +109,14 @@ def main():
 
     def trial(start, cue, frames, blank_last):
         log(start - 2048, "NEWTARGET", "", PRES)
+        previous = 0
         for f in range(frames):
             hub = start + round(f * 1000 / 60)
             blank = blank_last and f == frames - 1
             states = [0 if blank else codes[k - 1][f % 126] for k in range(1, OBJECTS + 1)]
+            if states[cue - 1] != previous:
+                edges.append((hub, 're' if states[cue - 1] == 1 else 'fe'))
+                previous = states[cue - 1]
             pairs = "".join(f"{{{k},{s}}}" for k, s in zip(range(1, OBJECTS + 1), states))
             pairs += f"{{0,{states[cue - 1]}}}"
             log(hub, "STIMULUSEVENT", f" v[{OBJECTS + 1}]:{pairs}", PRES, sts=hub - 1)
@@ -129,13 +156,20 @@ def main():
     sizes = [100]
     while sum(sizes) < n_samples:
         sizes.append([6, 4, 2, 8][len(sizes) % 4])
+    response = np.zeros(sum(sizes))
+    if args.response_uv:
+        for hub, kind in edges:
+            first = max(0, -(-(hub - first_sample) // 5))
+            for n in range(first, min(len(response), first + 100)):
+                response[n] += args.response_uv * impulse_response((first_sample + n * 5 - hub) / 1000, kind, args.fe_ratio)
     k = 0
     previous_sts = None
     for index, size in enumerate(sizes):
         rows = []
         for j in range(size):
             tt = (k + j) / FS
-            rows.append("[" + "".join(java_float(20 * math.sin(2 * math.pi * (10 + c) * tt) + rng.gauss(0, 5) - 150 * (c == 3)) + ","
+            rows.append("[" + "".join(java_float(args.background_uv * math.sin(2 * math.pi * (10 + c) * tt) + rng.gauss(0, args.noise_uv) - 150 * (c == 3)
+                                                 + (MIX[c] * response[k + j] if args.response_uv else 0)) + ","
                                       for c in range(CHANNELS)) + "]")
         last = first_sample + (k + size - 1) * 5
         sts = previous_sts if index in (40, 41) else last + 1                     # two packets repeat the sts

@@ -19,6 +19,8 @@ struct LowerBoundTracker {
     private var xs: [Double] = []
     private var ys: [Double] = []
     private var started = false
+    /// Reused by the median of the packet times.
+    private var scratch: [Double] = []
 
     init(initialSlope: Double = 1) { slope = initialSlope }
 
@@ -56,11 +58,14 @@ struct LowerBoundTracker {
             intercept = ys[count - 1] - slope * xs[count - 1]
             return
         }
-        let medianX = Self.median(xs), medianY = Self.median(ys)
+        // x is the cumulative sample count, so the window is already in order.
+        let middle = count / 2
+        let medianX = count % 2 == 1 ? xs[middle] : (xs[middle - 1] + xs[middle]) / 2
+        let medianY = Self.selectMedian(ys, scratch: &scratch)
         let x = xs.map { $0 - medianX }, y = ys.map { $0 - medianY }
         var a = slope
-        // PMB starts the centred intercept from b − a·median(x) + median(y) (sic).
-        var b = intercept - slope * medianX + medianY
+        // The previous line's intercept in the centred coordinates: b + a·median(x) − median(y) (PMB `b0`).
+        var b = intercept + slope * medianX - medianY
         var errors = [Double](repeating: 0, count: count)
         var sqrtWeights = [Double](repeating: 1, count: count)
         for _ in 0..<3 {
@@ -81,8 +86,8 @@ struct LowerBoundTracker {
             let earlier = Array(errors[..<(count - stepSize)])
             let mean = earlier.reduce(0, +) / Double(earlier.count)
             let deviation = (earlier.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(earlier.count)).squareRoot()
-            let centre = Self.median(earlier)
-            let tail = Self.median(Array(errors[(count - stepSize)...]))
+            let centre = Self.selectMedian(earlier, scratch: &scratch)
+            let tail = Self.selectMedian(Array(errors[(count - stepSize)...]), scratch: &scratch)
             if tail > centre + stepThreshold * deviation || tail < centre - stepThreshold * deviation {
                 xs.removeAll()
                 ys.removeAll()
@@ -92,31 +97,54 @@ struct LowerBoundTracker {
 
     /// Least squares of y·√w on [x·√w, √w] by a 2 × 2 orthogonal (Givens) reduction; nil if degenerate.
     static func weightedLine(x: [Double], y: [Double], sqrtWeights: [Double]) -> (Double, Double)? {
-        // Accumulate the R factor of the n × 2 design and Qᵀy with Givens rotations (numerically like lstsq).
-        var r11 = 0.0, r12 = 0.0, r22 = 0.0, q1 = 0.0, q2 = 0.0
+        // The 2 × 2 normal equations of the weighted fit y ≈ a·x + b (x and y are centred on their medians, so the
+        // sums stay small and the solution agrees with a QR least-squares fit to far below a millisecond).
+        var sw = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0
         for index in x.indices {
-            var u = x[index] * sqrtWeights[index], v = sqrtWeights[index], t = y[index] * sqrtWeights[index]
-            // Rotate (u, v, t) into the first row.
-            let h1 = (r11 * r11 + u * u).squareRoot()
-            if h1 > 0 {
-                let c = r11 / h1, s = u / h1
-                let newR12 = c * r12 + s * v, newQ1 = c * q1 + s * t
-                v = -s * r12 + c * v
-                t = -s * q1 + c * t
-                r11 = h1; r12 = newR12; q1 = newQ1
-                u = 0
-            }
-            let h2 = (r22 * r22 + v * v).squareRoot()
-            if h2 > 0 {
-                let c = r22 / h2, s = v / h2
-                q2 = c * q2 + s * t
-                r22 = h2
-            }
+            let w = sqrtWeights[index] * sqrtWeights[index]
+            if w == 0 { continue }
+            sw += w
+            sx += w * x[index]
+            sy += w * y[index]
+            sxx += w * x[index] * x[index]
+            sxy += w * x[index] * y[index]
         }
-        guard r11 != 0, r22 != 0 else { return nil }
-        let b = q2 / r22
-        let a = (q1 - r12 * b) / r11
+        let determinant = sw * sxx - sx * sx
+        guard sw > 0, determinant > 0 else { return nil }
+        let a = (sw * sxy - sx * sy) / determinant
+        let b = (sy - a * sx) / sw
         return (a, b)
+    }
+
+    /// The median by selection (no full sort), in `scratch`.
+    static func selectMedian(_ values: [Double], scratch: inout [Double]) -> Double {
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: values)
+        let count = scratch.count, middle = count / 2
+        return scratch.withUnsafeMutableBufferPointer { buffer in
+            let upper = select(buffer, middle)
+            guard count % 2 == 0 else { return upper }
+            // The largest value below the middle one: the maximum of the lower part after the selection.
+            var lower = buffer[0]
+            for index in 1..<middle where buffer[index] > lower { lower = buffer[index] }
+            return (lower + upper) / 2
+        }
+    }
+
+    /// Hoare's selection: the k-th smallest value; afterwards every value before index k is at most it.
+    static func select(_ buffer: UnsafeMutableBufferPointer<Double>, _ k: Int) -> Double {
+        var low = 0, high = buffer.count - 1
+        while low < high {
+            let pivot = buffer[(low + high) / 2]
+            var i = low, j = high
+            while i <= j {
+                while buffer[i] < pivot { i += 1 }
+                while buffer[j] > pivot { j -= 1 }
+                if i <= j { buffer.swapAt(i, j); i += 1; j -= 1 }
+            }
+            if k <= j { high = j } else if k >= i { low = i } else { break }
+        }
+        return buffer[k]
     }
 
     static func median(_ values: [Double]) -> Double {

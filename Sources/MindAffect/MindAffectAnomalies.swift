@@ -6,6 +6,7 @@ public enum MindAffectAnomalies {
     public static let catalogue: [AnomalyCode] = [
         .prefix, .syntax, .shape, .nch, .float, .trunc, .unknown, .signed, .encoding, .sts, .clockBack, .tsNonmono,
         .header, .fs, .hbGap, .iti, .newTarget, .trialMode, .cue, .multiSel, .blank,
+        .decodeShortTrial, .decodeNoCue, .decodeClockWrap,
     ]
 }
 
@@ -52,4 +53,11 @@ extension AnomalyCode {
         meaning: "A trial has further SELECTION messages after the first; the first is used.")
     static let blank = AnomalyCode("I_BLANK",
         meaning: "A blank line was skipped.")
+    // `nt-analyze decode` (the NoiseTagDecoding module).
+    public static let decodeShortTrial = AnomalyCode("W_DECODE_SHORT",
+        meaning: "`decode`: a trial no longer than `--min-trial-fraction` of the trial length was left out (as pymindaffectBCI does).")
+    public static let decodeNoCue = AnomalyCode("W_DECODE_NO_CUE",
+        meaning: "`decode`: no output copies objID 0 in this trial (agreement of its events at most 0.95); its decision is still scored against objID 0.")
+    public static let decodeClockWrap = AnomalyCode("I_DECODE_CLOCK_WRAP",
+        meaning: "`decode`: the decoder clock (sts mod 2^24) wraps in this file; times were unwrapped (pymindaffectBCI 0.9.24 loses trials there: the first of SampleData's).")
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MindAffect
+import NoiseTagDecoding
 import Tables
 import ToolSupport
 
@@ -28,17 +29,19 @@ struct NTAnalyze: ParsableCommand {
         discussion: """
         Reads the text save files the MindAffect hub writes (mindaffectBCI_<label>_<yyMMdd_HHmm>.txt) and writes \
         the tables messages, modes, trials, samples, stimuli, summary and anomalies, as one HDF5 file or a folder \
-        of CSV files. `nt-analyze codes --check` identifies the rows of a noise-code table.
+        of CSV files. `nt-analyze decode` fits and cross-validates the offline noise-tagging decoder \
+        (pymindaffectBCI 0.9.24's analysis). `nt-analyze codes --check` identifies the rows of a noise-code table.
 
         EXAMPLES:
           nt-analyze mindaffectBCI_exampledata.txt -o out.h5 --report out.html
           nt-analyze mindaffectBCI_*.txt -o tables/ --keep-going
           nt-analyze session.txt -o trials.csv --table trials --iti-ms 1500
           nt-analyze mindaffectBCI_exampledata.txt -o example.vhdr
+          nt-analyze decode mindaffectBCI_exampledata.txt -o decoded.h5
           nt-analyze codes --check mgold_65_6532_psk_60hz.txt
         """,
         version: ToolVersion.current,
-        subcommands: [Analyze.self, Codes.self],
+        subcommands: [Analyze.self, Decode.self, Codes.self],
         defaultSubcommand: Analyze.self)
 
     static func main() { mainAsTool() }
@@ -81,6 +84,138 @@ struct Analyze: ParsableCommand {
                                                    heartbeatGapMs: heartbeatGapMs, codes: codes)
             let format = MindAffectFormat(options: .init(analysis: analysis, skipBadLines: input.skipBadLines), codes: codeTable)
             try runner.run(format, inputs: input.inputs, output: output, extraInputs: codeRecord.map { [$0] } ?? [])
+        }
+    }
+}
+
+extension EventType: ExpressibleByArgument {}
+
+struct Decode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Fit and cross-validate the offline noise-tagging decoder (pymindaffectBCI 0.9.24's analysis).",
+        discussion: """
+        Per save file: PMB's loader (causal 6th-order Butterworth 45-65 Hz band-stop then 5.5-25 Hz band-pass, \
+        decimation to 100 Hz, trials by stimulus gaps, windows from 500 ms before to 500 ms after the trial length), \
+        the canonical-correlation model of the cued target's rising and falling edges (tau 450 ms, rank 1), 5-fold \
+        contiguous cross-validation, audc_score and the decoding curve. Writes decode_summary, decode_trials, \
+        decoding_curve, model, impulse_response and anomalies. Deterministic: PMB's random tie-breaking is off.
+
+        EXAMPLES:
+          nt-analyze decode mindaffectBCI_exampledata.txt -o decoded.h5
+          nt-analyze decode mindaffectBCI_*.txt -o decoded/ --keep-going
+          nt-analyze decode session.txt -o curve.csv --table decoding_curve --tau-ms 300
+          nt-analyze decode session.txt -o decoded.h5 --stopband 45,65 --stopband 3,25,bandpass
+        """)
+
+    @OptionGroup var input: InputOptions
+
+    @OptionGroup var output: OutputOptions
+
+    @Option(help: "Rate after decimation, Hz (PMB fs_out).")
+    var fsOut: Double = 100
+
+    @Option(name: .customLong("stopband"), help: ArgumentHelp(
+        "A filter stage: LOW,HIGH stops the band, LOW,HIGH,bandpass passes it (PMB notation; repeat for a cascade, in order; 'none' for no filter). Default: 45,65 then 5.5,25,bandpass.",
+        valueName: "band"))
+    var stopbands: [String] = []
+
+    @Option(help: "Butterworth order of each filter stage.")
+    var filterOrder: Int = 6
+
+    @Option(help: "A stimulus gap above this many ms starts a trial (PMB iti_ms).")
+    var itiMs: Double = 1000
+
+    @Option(help: "Trial length in ms (PMB trlen_ms); default: the --trlen-percentile of the trial durations.")
+    var trlenMs: Double?
+
+    @Option(help: "Percentile of the trial durations used as the trial length.")
+    var trlenPercentile: Double = 90
+
+    @Option(help: "Trials no longer than this fraction of the trial length are left out.")
+    var minTrialFraction: Double = 0.2
+
+    @Option(help: "Window start relative to each trial's first frame, ms (PMB offset_ms[0]).")
+    var offsetBeforeMs: Double = -500
+
+    @Option(help: "Window end after the trial length, ms (PMB offset_ms[1]).")
+    var offsetAfterMs: Double = 500
+
+    @Option(name: .customLong("event"), help: ArgumentHelp("Event types modelled (repeat): re, fe, flash. Default: re and fe.", valueName: "type"))
+    var events: [EventType] = []
+
+    @Option(help: "Impulse-response length, ms (PMB tau_ms; analyse_dataset's own default is 300).")
+    var tauMs: Double = 450
+
+    @Option(help: "CCA components (PMB rank).")
+    var rank: Int = 1
+
+    @Option(help: "EEG covariance regularisation, fraction of its median diagonal (PMB reg[0]).")
+    var reg: Double = 1e-8
+
+    @Option(help: "Relative eigenvalue cut-off when whitening the EEG covariance (PMB rcond[0]).")
+    var rcondX: Double = 1e-4
+
+    @Option(help: "Relative eigenvalue cut-off when whitening the event covariance (PMB rcond[1]).")
+    var rcondY: Double = 1e-8
+
+    @Option(help: "Outlier threshold in SDs for zeroing trials before fitting (PMB badEpThresh; trial channels at twice it).")
+    var badEpThresh: Double = 6
+
+    @Flag(inversion: .prefixedNo, help: "Remove the EEG mean from the covariances (PMB center).")
+    var center = true
+
+    @Option(help: "Cross-validation folds (contiguous, unshuffled).")
+    var cvFolds: Int = 5
+
+    @Option(help: "Integration lengths on the decoding curve.")
+    var curvePoints: Int = 30
+
+    func validate() throws {
+        guard fsOut > 0 else { throw ValidationError("--fs-out must be positive, got \(fsOut)") }
+        guard filterOrder >= 1 && filterOrder <= 20 else { throw ValidationError("--filter-order must be 1…20, got \(filterOrder)") }
+        for band in stopbands where band != "none" && FilterSpec(argument: band) == nil {
+            throw ValidationError("--stopband \(band): expected LOW,HIGH or LOW,HIGH,bandpass (Hz), or none")
+        }
+        guard itiMs > 0 else { throw ValidationError("--iti-ms must be positive, got \(itiMs)") }
+        if let trlenMs { guard trlenMs > 0 else { throw ValidationError("--trlen-ms must be positive, got \(trlenMs)") } }
+        guard (0...100).contains(trlenPercentile) else { throw ValidationError("--trlen-percentile must be 0…100, got \(trlenPercentile)") }
+        guard tauMs > 0 else { throw ValidationError("--tau-ms must be positive, got \(tauMs)") }
+        guard rank >= 1 else { throw ValidationError("--rank must be at least 1, got \(rank)") }
+        guard cvFolds >= 2 else { throw ValidationError("--cv-folds must be at least 2, got \(cvFolds)") }
+        guard curvePoints >= 1 else { throw ValidationError("--curve-points must be at least 1, got \(curvePoints)") }
+    }
+
+    /// The options as given.
+    var decodeOptions: DecodeOptions {
+        var options = DecodeOptions()
+        options.skipBadLines = input.skipBadLines
+        options.epoching.fsOut = fsOut
+        if !stopbands.isEmpty { options.epoching.filters = stopbands.compactMap(FilterSpec.init(argument:)) }
+        options.epoching.filterOrder = filterOrder
+        options.epoching.itiMs = itiMs
+        options.epoching.trialLengthMs = trlenMs
+        options.epoching.trialLengthPercentile = trlenPercentile
+        options.epoching.minTrialFraction = minTrialFraction
+        options.epoching.offsetBeforeMs = offsetBeforeMs
+        options.epoching.offsetAfterMs = offsetAfterMs
+        if !events.isEmpty { options.model.eventTypes = events }
+        options.model.tauMs = tauMs
+        options.model.rank = rank
+        options.model.regularisation = reg
+        options.model.rcondX = rcondX
+        options.model.rcondY = rcondY
+        options.model.badEpochThreshold = badEpThresh
+        options.model.center = center
+        options.evaluation.folds = cvFolds
+        options.evaluation.curvePoints = curvePoints
+        return options
+    }
+
+    func run() throws {
+        let runner = ToolRunner(tool: "nt-analyze", output: output)
+        try runner.run {
+            try runner.run(DecodeFormat(options: decodeOptions), inputs: input.inputs, output: output)
         }
     }
 }

@@ -33,11 +33,11 @@ struct AnomalyCatalogueTests {
         #expect(file.anomalies.first?.raw == "garbage")
     }
 
-    @Test("Sources/MindAffect and Sources/nt-analyze write no code outside the catalogue; every entry is declared and used")
+    @Test("Sources/MindAffect, Sources/NoiseTagDecoding and Sources/nt-analyze write no code outside the catalogue; every entry is declared and used")
     func sources() throws {
         #expect(try AnomalyCatalogueCheck.sourceProblems(catalogue: MindAffectAnomalies.catalogue,
                                                          file: "Sources/MindAffect/MindAffectAnomalies.swift",
-                                                         folders: ["MindAffect", "nt-analyze"]) == [])
+                                                         folders: ["MindAffect", "nt-analyze", "NoiseTagDecoding"]) == [])
     }
 
     @Test("docs/nt-analyze.md lists every code with the catalogue's severity and meaning")

@@ -29,7 +29,9 @@ struct ConventionsTests {
         let tables: [String]
         /// The documented tables that have no rows for `inputs[0]`.
         let emptyWithFirstInput: [String]
-        var testDescription: String { name }
+        /// A subcommand, put before every argument but `--version`.
+        var subcommand: [String] = []
+        var testDescription: String { ([name] + subcommand).joined(separator: " ") }
     }
 
     static let uuid = "3F2504E0-4F89-41D3-9A0C-0305E82C3301"
@@ -64,6 +66,11 @@ struct ConventionsTests {
              bad: .garbage(name: "mindaffectBCI_broken_261123_1300.txt"),
              tables: ["messages", "modes", "trials", "samples", "stimuli", "summary", "anomalies"],
              emptyWithFirstInput: []),
+        Tool(name: "nt-analyze",
+             inputs: [mindaffect],
+             bad: .garbage(name: "mindaffectBCI_broken_261123_1300.txt"),
+             tables: ["decode_summary", "decode_trials", "decoding_curve", "model", "impulse_response", "anomalies"],
+             emptyWithFirstInput: [], subcommand: ["decode"]),
     ]
 
     // MARK: - Helpers
@@ -71,7 +78,7 @@ struct ConventionsTests {
     static func path(_ relative: String) -> String { TestSupport.packageRoot.appendingPathComponent(relative).path }
 
     static func run(_ tool: Tool, _ arguments: [String]) throws -> TestSupport.ProcessResult {
-        try TestSupport.run(TestSupport.executable(tool.name), arguments)
+        try TestSupport.run(TestSupport.executable(tool.name), (arguments == ["--version"] ? [] : tool.subcommand) + arguments)
     }
 
     static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }

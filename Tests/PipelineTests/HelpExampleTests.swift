@@ -53,7 +53,7 @@ struct HelpExampleTests {
     static func examples() throws -> [String] {
         var lines: [String] = []
         for (tool, subcommands) in [("bt-decode", [""]), ("bt-synth", [""]), ("ilog-parse", [""]), ("rt-stats", [""]),
-                                    ("mynd-parse", [""]), ("nt-analyze", ["", "codes"])] {
+                                    ("mynd-parse", [""]), ("nt-analyze", ["", "decode", "codes"])] {
             for sub in subcommands {
                 let run = try TestSupport.run(TestSupport.executable(tool),
                                               (sub.isEmpty ? [] : [sub]) + ["--experimental-dump-help"])

@@ -14,7 +14,9 @@ struct ReadBackTests {
         let inputs: [String]
         var options: [String] = []
         var realData = false
-        var testDescription: String { "\(tool) \(inputs.first ?? "")\(inputs.count > 1 ? " …" : "")" }
+        /// A subcommand, put before the inputs.
+        var subcommand: [String] = []
+        var testDescription: String { "\(([tool] + subcommand).joined(separator: " ")) \(inputs.first ?? "")\(inputs.count > 1 ? " …" : "")" }
     }
 
     static let sampleCases: [Case] = [
@@ -32,12 +34,14 @@ struct ReadBackTests {
         Case(tool: "rt-stats", inputs: ["SampleData/braintracker/brain_data_raw.csv"]),
         Case(tool: "mynd-parse", inputs: ["SampleData/mynd"], options: ["--definitions", "SampleData/mynd/definitions"]),
         Case(tool: "nt-analyze", inputs: ["SampleData/mindaffect/mindaffectBCI_sample_261123_1200.txt"]),
+        Case(tool: "nt-analyze", inputs: ["SampleData/mindaffect/mindaffectBCI_sample_261123_1200.txt"], subcommand: ["decode"]),
     ]
 
     static let realCases: [Case] = [
         Case(tool: "rt-stats", inputs: ["braintracker/BrainTrackerResultsFile.csv",
                                         "braintracker/BrainTrackerResultsFile (thru9-4).csv"], realData: true),
         Case(tool: "nt-analyze", inputs: ["mindaffect/mindaffectBCI_exampledata.txt"], realData: true),
+        Case(tool: "nt-analyze", inputs: ["mindaffect/mindaffectBCI_exampledata.txt"], realData: true, subcommand: ["decode"]),
         Case(tool: "mynd-parse", inputs: ["mynd/q_initial_1_0_0_565C1BB8-F700-46DE-9508-EFAA70288D44.json",
                                           "mynd/r_rest_1_2_1_565C1BB8-F700-46DE-9508-EFAA70288D44.hdf"],
              options: ["--definitions", "mynd"], realData: true),
@@ -55,7 +59,7 @@ struct ReadBackTests {
         let h5 = out.appendingPathComponent("out.h5").path, csv = out.appendingPathComponent("csv").path
         let tool = TestSupport.executable(c.tool)
         for target in [h5, csv] {
-            let run = try TestSupport.run(tool, c.inputs.map(resolve) + options + ["-o", target, "-q"])
+            let run = try TestSupport.run(tool, c.subcommand + c.inputs.map(resolve) + options + ["-o", target, "-q"])
             try #require(run.status == 0, "\(c.tool) -o \(target): \(run.stderr)")
         }
         let script = TestSupport.packageRoot.appendingPathComponent("Tests/ReadBack/check_readback.py").path

@@ -20,7 +20,9 @@ struct ReportTests {
         /// The `check_report.py --readback` kind (a plot compared with its table), or `nil`.
         var readback: String?
         var realData = false
-        var testDescription: String { "\(tool)\(realData ? " (real data)" : "")" }
+        /// A subcommand, put before the inputs.
+        var subcommand: [String] = []
+        var testDescription: String { "\(([tool] + subcommand).joined(separator: " "))\(realData ? " (real data)" : "")" }
     }
 
     static let sampleKinds: [Kind] = [
@@ -40,6 +42,8 @@ struct ReportTests {
              plots: ["plot-psd", "plot-quality", "plot-markers"], readback: "mynd"),
         Kind(tool: "nt-analyze", inputs: ["SampleData/mindaffect/mindaffectBCI_sample_261123_1200.txt"],
              plots: ["plot-targets", "plot-accuracy", "plot-stimulus-raster", "plot-trial-eeg"], readback: "mindaffect"),
+        Kind(tool: "nt-analyze", inputs: ["SampleData/mindaffect/mindaffectBCI_sample_261123_1200.txt"],
+             plots: ["plot-decoding-curve", "plot-impulse-response"], readback: "decode", subcommand: ["decode"]),
     ]
 
     static let realKinds: [Kind] = [
@@ -48,6 +52,8 @@ struct ReportTests {
              plots: ["plot-score", "plot-latency", "plot-seth"], realData: true),
         Kind(tool: "nt-analyze", inputs: ["mindaffect/mindaffectBCI_exampledata.txt"],
              plots: ["plot-targets", "plot-accuracy", "plot-stimulus-raster", "plot-trial-eeg"], realData: true),
+        Kind(tool: "nt-analyze", inputs: ["mindaffect/mindaffectBCI_exampledata.txt"],
+             plots: ["plot-decoding-curve", "plot-impulse-response"], readback: "decode", realData: true, subcommand: ["decode"]),
         Kind(tool: "mynd-parse", inputs: ["mynd/q_initial_1_0_0_565C1BB8-F700-46DE-9508-EFAA70288D44.json",
                                           "mynd/r_rest_1_2_1_565C1BB8-F700-46DE-9508-EFAA70288D44.hdf"],
              options: ["--definitions", "mynd"], plots: ["plot-psd", "plot-quality", "plot-markers"], realData: true),
@@ -66,10 +72,10 @@ struct ReportTests {
         let resolve = { (path: String) in base.appendingPathComponent(path).path }
         var options = kind.options
         if let index = options.firstIndex(of: "--definitions") { options[index + 1] = resolve(options[index + 1]) }
-        let report = folder.appendingPathComponent("\(kind.tool).html").path
+        let report = folder.appendingPathComponent("\(([kind.tool] + kind.subcommand).joined(separator: "-")).html").path
         let out = folder.appendingPathComponent("out").path + "/"
         let result = try TestSupport.run(TestSupport.executable(kind.tool),
-                                         kind.inputs.map(resolve) + options + ["-o", out, "--report", report, "-q"] + extra)
+                                         kind.subcommand + kind.inputs.map(resolve) + options + ["-o", out, "--report", report, "-q"] + extra)
         try #require(result.status == 0, "\(kind.tool) --report: \(result.stderr)")
         return report
     }
@@ -215,7 +221,7 @@ struct ReportTests {
         let folder = TestSupport.temporaryFolder()
         var pages: [String] = []
         for kind in Self.sampleKinds {
-            let sub = folder.appendingPathComponent(kind.tool)
+            let sub = folder.appendingPathComponent(([kind.tool] + kind.subcommand).joined(separator: "-"))
             try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
             pages.append(try Self.run(kind, in: sub))
         }

@@ -194,6 +194,18 @@ def readback(kind, root, folder):
         t = trials[trials["cued_target"].notna()]
         worst["cued target per trial"] = compare(chart(root, "savefile-1-targets"), "cued",
                                                  list(zip(t["trial"], t["cued_target"])))
+    elif kind == "decode":
+        curve = pd.read_csv(f"{folder}/decoding_curve.csv")
+        first = curve["source_file"].iloc[0]
+        c = curve[curve["source_file"] == first]
+        svg = chart(root, "decoded-1-curve")
+        worst["error rate"] = compare(svg, "error rate", list(zip(c["length_after_onset_s"], c["error_rate"])))
+        worst["estimated error rate"] = compare(svg, "estimated error rate", list(zip(c["length_after_onset_s"], c["error_rate_est"])))
+        responses = pd.read_csv(f"{folder}/impulse_response.csv")
+        r = responses[(responses["source_file"] == first) & (responses["component"] == 0)]
+        svg = chart(root, "decoded-1-responses")
+        for event, part in r.groupby("event", sort=False):
+            worst[f"impulse response {event}"] = compare(svg, event, list(zip(part["lag_ms"], part["response_uv"])))
     elif kind == "mynd":
         quality = pd.read_csv(f"{folder}/quality.csv")
         svg = chart(root, "recording-1-quality")
