@@ -105,12 +105,27 @@ def default_entities(kind, rel):
             "task": task, "run": None}
 
 
+def inputs(study, bids):
+    """[(kind, rel, id)] of every input study_discover finds (its rules), the BIDS folder left out; id is the
+    make-safe relative path, unique within a kind (`~2`, `~3`, … after a clash)."""
+    found, used = [], set()
+    for kind, rel in study_discover.discover(study, exclude=bids):
+        base = study_discover.safe_name(rel)
+        ident, n = base, 1
+        while (kind, ident) in used:
+            n += 1
+            ident = f"{base}~{n}"
+        used.add((kind, ident))
+        found.append((kind, rel, ident))
+    return found
+
+
 def plan(study, bids):
     """[(id, kind, rel, entities, base, folder)] for every EEG input, entities resolved and unique."""
     opts = settings()
     mapping = read_mapping(opts["map"])
     entries = []
-    for kind, rel, ident, _ in study_discover.plan(study, bids):
+    for kind, rel, ident in inputs(study, bids):
         if kind == "mynd" and os.path.basename(rel).startswith("q_"):
             kind = "questionnaire"
         if kind not in EEG_TOOLS and kind not in TABLE_TOOLS:
