@@ -9,8 +9,10 @@ For each size MB (e.g. 12.5 25 50 100) it writes, under OUT_DIR:
   braintracker_<MB>MB/BrainTrackerResultsFile.csv  many sessions, by bench/rt-stats_generate.py;
   mindaffect_<MB>MB/mindaffectBCI_scale_261123_1200.txt  many messages (a long recording: more prediction
       trials), by SampleData/mindaffect/generate.py.
-Sizes are within a few per cent of MB × 10^6 bytes (the two generators are called with a count scaled from two
-small calibration runs)."""
+The largest size is generated (within a few per cent of MB × 10^6 bytes: the two generators are called with a
+count scaled from two small calibration runs); each smaller one is the largest file's first MB × 10^6 bytes, cut
+back to a line end, so that every size has the same mix of lines (the InteractLog header's Trial End then lies
+past the events: one W_SPAN_MISMATCH note)."""
 import os
 import random
 import subprocess
@@ -79,33 +81,58 @@ def scaled(command, target_bytes, path, calibration):
     run(max(1, round((target_bytes - fixed) / per_unit)))
 
 
+def prefix(source, destination, target_bytes):
+    """The first target_bytes of source, cut back to the last line end (LF or CR) within them."""
+    with open(source, "rb") as f:
+        data = f.read(target_bytes)
+    end = max(data.rfind(b"\n"), data.rfind(b"\r")) + 1
+    with open(destination, "wb") as f:
+        f.write(data[:end] if end > 0 else data)
+
+
+KINDS = {
+    "interactlog": "P0001 (Trial 1) 2023-07-04 - 10-15-02.txt",
+    "braintracker": "BrainTrackerResultsFile.csv",
+    "mindaffect": "mindaffectBCI_scale_261123_1200.txt",
+}
+
+
+def generate(out, mb):
+    """The three inputs of about mb MB."""
+    target = int(mb * 1e6)
+    label = f"{mb:g}MB"
+    folder = os.path.join(out, f"interactlog_{label}")
+    os.makedirs(folder, exist_ok=True)
+    interactlog(os.path.join(folder, KINDS["interactlog"]), target)
+
+    folder = os.path.join(out, f"braintracker_{label}")
+    os.makedirs(folder, exist_ok=True)
+    csv = os.path.join(folder, KINDS["braintracker"])
+    scaled(lambda n: [sys.executable, os.path.join(HERE, "rt-stats_generate.py"), csv, str(n)], target, csv, 400)
+
+    folder = os.path.join(out, f"mindaffect_{label}")
+    os.makedirs(folder, exist_ok=True)
+    save = os.path.join(folder, KINDS["mindaffect"])
+
+    def nt(n):
+        return ["sh", "-c", 'exec "$0" "$1" --prediction-trials "$2" > "$3"', sys.executable,
+                os.path.join(ROOT, "SampleData", "mindaffect", "generate.py"), str(n), save]
+    scaled(nt, target, save, 20)
+
+
 def main():
-    out, sizes = sys.argv[1], [float(s) for s in sys.argv[2:]]
+    out, sizes = sys.argv[1], sorted(float(s) for s in sys.argv[2:])
+    largest = sizes[-1]
+    generate(out, largest)
+    for mb in sizes[:-1]:
+        for kind, name in KINDS.items():
+            folder = os.path.join(out, f"{kind}_{mb:g}MB")
+            os.makedirs(folder, exist_ok=True)
+            prefix(os.path.join(out, f"{kind}_{largest:g}MB", name), os.path.join(folder, name), int(mb * 1e6))
     for mb in sizes:
-        target = int(mb * 1e6)
-        label = f"{mb:g}MB"
-        folder = os.path.join(out, f"interactlog_{label}")
-        os.makedirs(folder, exist_ok=True)
-        interactlog(os.path.join(folder, "P0001 (Trial 1) 2023-07-04 - 10-15-02.txt"), target)
-
-        folder = os.path.join(out, f"braintracker_{label}")
-        os.makedirs(folder, exist_ok=True)
-        csv = os.path.join(folder, "BrainTrackerResultsFile.csv")
-        scaled(lambda n: [sys.executable, os.path.join(HERE, "rt-stats_generate.py"), csv, str(n)],
-               target, csv, 400)
-
-        folder = os.path.join(out, f"mindaffect_{label}")
-        os.makedirs(folder, exist_ok=True)
-        save = os.path.join(folder, "mindaffectBCI_scale_261123_1200.txt")
-
-        def nt(n):
-            return ["sh", "-c", 'exec "$0" "$1" --prediction-trials "$2" > "$3"', sys.executable,
-                    os.path.join(ROOT, "SampleData", "mindaffect", "generate.py"), str(n), save]
-        scaled(nt, target, save, 20)
-        for kind in ("interactlog", "braintracker", "mindaffect"):
-            folder = os.path.join(out, f"{kind}_{label}")
-            for name in os.listdir(folder):
-                print(f"{os.path.join(folder, name)}: {os.path.getsize(os.path.join(folder, name)) / 1e6:.1f} MB")
+        for kind, name in KINDS.items():
+            path = os.path.join(out, f"{kind}_{mb:g}MB", name)
+            print(f"{path}: {os.path.getsize(path) / 1e6:.1f} MB")
 
 
 if __name__ == "__main__":

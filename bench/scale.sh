@@ -6,7 +6,11 @@
 #   bench/scale.sh                       sizes 12.5 25 50 100 MB, the release build in .build/release
 #   SIZES="25 100" BIN=... bench/scale.sh
 #   REFERENCE=0 bench/scale.sh           the tools only (the pandas references take minutes at 100 MB)
+#   REFERENCE_SIZES="12.5 25"            the references at these sizes only (default: every size)
 #   CAPTURES=0 bench/scale.sh            the text tools only
+#   INPUTS=DIR bench/scale.sh            the text inputs from DIR, made before by
+#                                        `bench/make_large_inputs.py DIR 12.5 25 50 100` (generating the 100 MB
+#                                        MindAffect file takes minutes), kept afterwards
 #
 # Inputs are made by bench/make_large_inputs.py (deterministic) and bt-synth in a folder under $TMPDIR, removed at
 # the end; outputs are HDF5 in the same folder. Each command runs once under GNU time (/usr/bin/time): wall time,
@@ -17,6 +21,7 @@ cd "$(dirname "$0")/.."
 bin=${BIN:-.build/release}
 sizes=${SIZES:-12.5 25 50 100}
 reference=${REFERENCE:-1}
+reference_sizes=${REFERENCE_SIZES:-$sizes}
 captures=${CAPTURES:-1}
 [ -x /usr/bin/time ] || { echo "bench/scale.sh needs GNU time (/usr/bin/time; Debian package 'time')" >&2; exit 1; }
 work=$(mktemp -d -p "${TMPDIR:-/tmp}" brainbatch-scale.XXXXXX)
@@ -38,18 +43,21 @@ measure() {
 }
 
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start; $(date -u '+%Y-%m-%d %H:%M UTC')"
-# shellcheck disable=SC2086
-python3 bench/make_large_inputs.py "$work/in" $sizes >/dev/null
+inputs=${INPUTS:-$work/in}
+if [ -z "${INPUTS:-}" ]; then
+    # shellcheck disable=SC2086
+    python3 bench/make_large_inputs.py "$inputs" $sizes >/dev/null
+fi
 
 for size in $sizes; do
     label=$(python3 -c "print(f'{float(\"$size\"):g}MB')")
-    log=$(ls "$work/in/interactlog_$label"/*.txt)
-    results_file="$work/in/braintracker_$label/BrainTrackerResultsFile.csv"
-    save=$(ls "$work/in/mindaffect_$label"/*.txt)
+    log=$(ls "$inputs/interactlog_$label"/*.txt)
+    results_file="$inputs/braintracker_$label/BrainTrackerResultsFile.csv"
+    save=$(ls "$inputs/mindaffect_$label"/*.txt)
     measure ilog-parse "$label" "$(stat -c %s "$log")" "$bin/ilog-parse" "$log" -o "$work/out/ilog.h5" -q
     measure rt-stats "$label" "$(stat -c %s "$results_file")" "$bin/rt-stats" "$results_file" -o "$work/out/rt.h5" -q
     measure nt-analyze "$label" "$(stat -c %s "$save")" "$bin/nt-analyze" "$save" -o "$work/out/nt.h5" -q
-    if [ "$reference" = 1 ]; then
+    if [ "$reference" = 1 ] && [[ " $reference_sizes " == *" $size "* ]]; then
         rm -rf "$work/out/ref"
         measure "ilog-parse reference" "$label" "$(stat -c %s "$log")" \
             python3 bench/ilog-parse_reference.py "$work/out/ref" "$log"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The events of a log, held compactly: a parsed line as numbers (about 45 bytes an event where the line as text
+/// The events of a log, held compactly: a parsed line as numbers (about 41 bytes an event where the line as text
 /// and its parsed fields took some 250), each distinct event name once, and the timestamp as written in a code
 /// that gives its text back exactly. `events[i]` makes a ``LogEvent``; the accessors (``kind(at:)``,
 /// ``line(at:)``, …) read one field without making the rest.
@@ -29,7 +29,9 @@ public struct LogEvents: RandomAccessCollection, Sendable {
         /// 1-based line numbers; one beyond `Int32.max` is `Int32.min` here and its number in ``longLines``.
         var lines: [Int32] = []
         var longLines: [Int: Int] = [:]
-        var ids: [Int] = []
+        /// Ids; one outside `Int32` is `Int32.min` here and its value in ``longIDs``.
+        var ids: [Int32] = []
+        var longIDs: [Int: Int] = [:]
         /// Java: the ns timestamp's bits; iPad: the epoch value as written (before ×1000), as a double's bits.
         var raw: [UInt64] = []
         /// ``StampCode`` of each timestamp's text.
@@ -60,7 +62,12 @@ public struct LogEvents: RandomAccessCollection, Sendable {
                 lines.append(.min)
                 longLines[index] = line
             }
-            ids.append(id)
+            if let narrow = Int32(exactly: id), narrow != .min {
+                ids.append(narrow)
+            } else {
+                ids.append(.min)
+                longIDs[index] = id
+            }
             raw.append(value)
             if let (digits, meta) = StampCode.encode(timestamp) {
                 stampMeta.append(meta)
@@ -131,7 +138,7 @@ public struct LogEvents: RandomAccessCollection, Sendable {
             .code(digits: program == .ipad ? storage.columns.stampDigits[index] : Int64(bitPattern: raw).magnitude,
                   meta: storage.columns.stampMeta[index])
         }
-        return LogEvent(line: line(at: index), id: storage.columns.ids[index],
+        return LogEvent(line: line(at: index), id: id(at: index),
                         nanoseconds: program == .java ? Int64(bitPattern: raw) : nil,
                         milliseconds: program == .ipad ? milliseconds(raw: raw) : nil,
                         x: storage.columns.xs[index], y: storage.columns.ys[index], name: Substring(name.text), kind: name.kind,
@@ -152,7 +159,10 @@ public struct LogEvents: RandomAccessCollection, Sendable {
         return line == .min ? storage.columns.longLines[index] ?? Int(line) : Int(line)
     }
     /// The id of event `index`.
-    public func id(at index: Int) -> Int { storage.columns.ids[index] }
+    public func id(at index: Int) -> Int {
+        let id = storage.columns.ids[index]
+        return id == .min ? storage.columns.longIDs[index] ?? Int(id) : Int(id)
+    }
     public func x(at index: Int) -> Double { storage.columns.xs[index] }
     public func y(at index: Int) -> Double { storage.columns.ys[index] }
     /// Java: the ns timestamp of event `index`.
