@@ -13,6 +13,7 @@ The largest size is generated (within a few per cent of MB × 10^6 bytes: the tw
 count scaled from two small calibration runs); each smaller one is the largest file's first MB × 10^6 bytes, cut
 back to a line end, so that every size has the same mix of lines (the InteractLog header's Trial End then lies
 past the events: one W_SPAN_MISMATCH note)."""
+import datetime
 import os
 import random
 import subprocess
@@ -60,10 +61,9 @@ def interactlog(path, target_bytes):
             add(rng.randrange(1260), rng.randrange(600), "ButtonDown", rng.randrange(3 * 10**8, 2 * 10**9))
             add(rng.randrange(1260), rng.randrange(600), "ButtonReleased", rng.randrange(3 * 10**8, 2 * 10**9))
     add(0, 0, "KeyPressed_27(ESCAPE:1)", 10**9)
-    # Trial End: the events' span after Trial Start (10:15:09), in whole seconds.
-    total = 9 + (t - t0) // 10**9 + 1
-    days, rest = divmod(10 * 3600 + 15 * 60 + total, 86400)
-    end = f"{4 + days:02d}/07/2023 - {rest // 3600:02d}:{rest // 60 % 60:02d}:{rest % 60:02d}"
+    # Trial End: the events' span after Trial Start (10:15:09), in whole seconds (a long log spans days).
+    end = (datetime.datetime(2023, 7, 4, 10, 15, 9) + datetime.timedelta(seconds=(t - t0) // 10**9 + 1)
+           ).strftime("%d/%m/%Y - %H:%M:%S")
     with open(path, "w") as f:
         f.write("\n".join(header + [f"Trial End            :{end}", ""]) + "\n")
         f.writelines(out)
