@@ -90,7 +90,7 @@ python3 - "$results" <<'PY'
 import sys
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
 by = {(r[0], r[1]): r for r in rows}
-print(f"{'tool':<36} {'size':>7} {'MB':>7} {'wall s':>7} {'cpu s':>7} {'MB/s cpu':>8} {'peak MB':>8}")
+print(f"{'tool':<36} {'size':>7} {'MB':>7} {'wall s':>7} {'cpu s':>7} {'MB/s cpu':>8} {'peak MiB':>8}")
 for tool, label, size, wall, cpu, peak in rows:
     mb = int(size) / 1e6
     print(f"{tool:<36} {label:>7} {mb:7.1f} {float(wall):7.2f} {float(cpu):7.2f} {mb / max(float(cpu), 1e-3):8.1f}"
@@ -98,30 +98,30 @@ for tool, label, size, wall, cpu, peak in rows:
 tools = ["ilog-parse", "rt-stats", "nt-analyze"]
 labels = sorted({r[1] for r in rows if r[0] in tools}, key=lambda s: float(s[:-2]))
 if len(labels) > 1:
-    print("\nlinearity: CPU seconds per 10 MB at each size (flat = linear), peak MB at each size")
+    print("\nlinearity: CPU seconds per 10 MB at each size (flat = linear), peak MiB at each size")
     for tool in tools:
         per = [f"{10 * float(by[tool, l][4]) / (int(by[tool, l][2]) / 1e6):.2f}" for l in labels if (tool, l) in by]
         peaks = [f"{int(by[tool, l][5]) / 1024:.0f}" for l in labels if (tool, l) in by]
-        print(f"  {tool:<11} s/10MB {' '.join(per):<30} peak MB {' '.join(peaks)}")
+        print(f"  {tool:<11} s/10MB {' '.join(per):<30} peak MiB {' '.join(peaks)}")
 refs = [(t, l) for t in tools for l in labels if (t + " reference", l) in by and (t, l) in by]
 if refs:
     print("\nagainst the reference (same input, same run): wall and CPU time ratios (reference / tool), peak memory")
     for tool, label in refs:
         a, b = by[tool, label], by[tool + " reference", label]
         print(f"  {tool:<11} {label:>7}: wall {float(b[3]) / float(a[3]):5.1f}x, cpu {float(b[4]) / float(a[4]):5.1f}x;"
-              f" peak {int(a[5]) / 1024:.0f} MB vs {int(b[5]) / 1024:.0f} MB")
+              f" peak {int(a[5]) / 1024:.0f} MiB vs {int(b[5]) / 1024:.0f} MiB")
 big = labels[-1] if labels else None
 if big == "100MB":
-    print("\ntargets at 100 MB (< 10 s, < 256 MB):")
+    print("\ntargets at 100 MB (< 10 s, < 256 MiB):")
     for tool in tools:
         if (tool, big) in by:
             r = by[tool, big]
             ok = float(r[3]) < 10 and int(r[5]) < 256 * 1024
-            print(f"  {tool:<11} wall {float(r[3]):.2f} s, cpu {float(r[4]):.2f} s, peak {int(r[5]) / 1024:.0f} MB:"
+            print(f"  {tool:<11} wall {float(r[3]):.2f} s, cpu {float(r[4]):.2f} s, peak {int(r[5]) / 1024:.0f} MiB:"
                   f" {'met' if ok else 'NOT met'}{' (CPU time met)' if not ok and float(r[4]) < 10 and int(r[5]) < 256 * 1024 else ''}")
 captures = [r for r in rows if r[0].startswith("bt-decode")]
 if captures:
-    print("\nbt-decode, 10-hour captures (< 64 MB):")
+    print("\nbt-decode, 10-hour captures (< 64 MiB):")
     for r in captures:
-        print(f"  {r[0]:<34} peak {int(r[5]) / 1024:5.1f} MB: {'met' if int(r[5]) < 64 * 1024 else 'NOT met'}")
+        print(f"  {r[0]:<34} peak {int(r[5]) / 1024:5.1f} MiB: {'met' if int(r[5]) < 64 * 1024 else 'NOT met'}")
 PY
