@@ -22,7 +22,7 @@ PYDIR := $(PREFIX)/share/brainbatch/python
 MAN1DIR := $(PREFIX)/share/man/man1
 PYTABLES := python/brainbatch_tables.py
 
-.PHONY: setup build release demo test test-slurm man install uninstall completions bench bench-study clean fuzz fuzz-build fuzz-short
+.PHONY: setup build release demo test test-slurm man install uninstall completions bench bench-study bench-scale clean fuzz fuzz-build fuzz-short
 
 setup:
 	@scripts/setup.sh
@@ -105,6 +105,11 @@ completions: release
 
 bench: release
 	bench/bt-decode.sh
+
+# Scale (issue 19; README "Performance"): every text tool at 12.5 to 100 MB against its pandas reference, and
+# bt-decode's peak memory on 10-hour captures, clean and faulty (bench/scale.sh; SIZES, REFERENCE=0, CAPTURES=0).
+bench-scale: release
+	bench/scale.sh
 
 # The study pipeline end to end on a generated study (bench/study.sh; README "Scaling out").
 bench-study: release

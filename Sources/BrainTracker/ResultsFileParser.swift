@@ -29,7 +29,7 @@ struct ResultsFileParser {
 
     /// Reads one line: skips it when empty, a header or (with `skipBadLines`) bad, else adds its row.
     mutating func read(_ line: TextLines.Line) throws(BrainTrackerError) {
-        if line.text.allSatisfy(\.isWhitespace) {
+        if Self.isBlank(line.text) {
             note(line.number, .emptyLines, "empty line skipped", raw: line.text)
             return
         }
@@ -43,6 +43,13 @@ struct ResultsFileParser {
         let row = resultsRow(anchored, line: line)
         check(row, text: line.text)
         rows.append(row)
+    }
+
+    /// Whether a line is empty or whitespace only. A first byte that is printable ASCII settles it without
+    /// reading characters (a character is whitespace when its first scalar is).
+    static func isBlank(_ text: Substring) -> Bool {
+        if let first = text.utf8.first, first > 0x20, first < 0x7F { return false }
+        return text.allSatisfy(\.isWhitespace)
     }
 
     /// The line's anchored row (spec §2), or nil when it is a header or a skipped bad line.

@@ -14,6 +14,8 @@ public struct ResultsRows: RandomAccessCollection, Sendable {
     /// Bit 0: has field A; bit 1: session row; bits 2–7: the layout (``RowFormat/allCases`` index).
     private var bits: [UInt8] = []
     private var texts = InternedTexts()
+    /// The layouts in the order of their code in ``bits`` (made once: `allCases` makes its array on each call).
+    private static let formats = RowFormat.allCases
 
     init(capacity: Int) {
         lines.reserveCapacity(capacity)
@@ -33,7 +35,7 @@ public struct ResultsRows: RandomAccessCollection, Sendable {
         return ResultsRow(line: lines[index], id: texts[ids[index]], hasIDField: bits & 1 != 0, time: times[index],
                           label: texts[labels[index]], value: values[index],
                           trailing: trailings[index] == .max ? nil : texts[trailings[index]],
-                          isSessionRow: bits & 2 != 0, format: RowFormat.allCases[Int(bits >> 2)])
+                          isSessionRow: bits & 2 != 0, format: Self.formats[Int(bits >> 2)])
     }
 
     mutating func append(_ row: ResultsRow) {
@@ -43,7 +45,7 @@ public struct ResultsRows: RandomAccessCollection, Sendable {
         ids.append(texts.index(of: row.id))
         labels.append(texts.index(of: row.label))
         trailings.append(row.trailing.map { texts.index(of: $0) } ?? .max)
-        let format = UInt8(RowFormat.allCases.firstIndex(of: row.format) ?? 0)
+        let format = UInt8(Self.formats.firstIndex(of: row.format) ?? 0)
         bits.append((row.hasIDField ? 1 : 0) | (row.isSessionRow ? 2 : 0) | format << 2)
     }
 
@@ -81,12 +83,19 @@ struct InternedTexts: Sendable {
         }
     }
 
-    /// Whether two texts have the same UTF-8 bytes.
+    /// Whether two texts have the same UTF-8 bytes (the lengths first: for a native string they are known, and
+    /// most texts looked up differ in length from most kept).
     static func sameBytes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) }
+        let x = a.utf8, y = b.utf8
+        guard x.count == y.count else { return false }
+        // Native strings (small ones included) compare where their bytes lie; any other byte by byte.
+        let same = x.withContiguousStorageIfAvailable { x in
+            y.withContiguousStorageIfAvailable { y in
+                x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0
+            }
         }
+        if let same, let same { return same }
+        return x.elementsEqual(y)
     }
 
     subscript(index: UInt32) -> String { texts[Int(index)] }

@@ -33,14 +33,20 @@ public enum RowGrammar {
 
     /// Reads one line (without its terminator).
     public static func parse(_ line: Substring) -> Outcome {
-        let bytes = Array(line.utf8)
+        // A line of a native string is read where it lies; any other from a copy of its bytes.
+        if let outcome = line.utf8.withContiguousStorageIfAvailable(parse) { return outcome }
+        return Array(line.utf8).withUnsafeBufferPointer(parse)
+    }
+
+    /// Reads one line's UTF-8 bytes.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
         var position = 0
         while position < bytes.count {
             if let match = matchAnchor(bytes, at: position) {
                 guard let time = match.time else { return .dateOutOfRange }
-                let idField = position == 0 ? nil : decode(bytes[0..<(position - 1)])
-                let label = decode(bytes[match.labelRange])
-                let trailing = match.numberEnd < bytes.count ? decode(bytes[(match.numberEnd + 1)...]) : nil
+                let idField = position == 0 ? nil : decode(bytes, 0..<(position - 1))
+                let label = decode(bytes, match.labelRange)
+                let trailing = match.numberEnd < bytes.count ? decode(bytes, (match.numberEnd + 1)..<bytes.count) : nil
                 return .row(AnchoredRow(idField: idField, time: time, timestampParen: match.paren, label: label,
                                         value: match.value, trailing: trailing))
             }
@@ -60,11 +66,13 @@ public enum RowGrammar {
     }
 
     private static let parenPrefix = Array("(timestamp=".utf8)
+    /// The date's shape: `d` a digit, `s` a sign, anything else itself.
+    private static let dateShape = Array("dddd-dd-dd dd:dd:dd sdddd".utf8)
 
-    private static func matchAnchor(_ b: [UInt8], at start: Int) -> Match? {
+    private static func matchAnchor(_ b: UnsafeBufferPointer<UInt8>, at start: Int) -> Match? {
         var p = start
         var paren = false
-        if b.count - p >= parenPrefix.count, Array(b[p..<(p + parenPrefix.count)]) == parenPrefix {
+        if b.count - p >= parenPrefix.count, b[p..<(p + parenPrefix.count)].elementsEqual(parenPrefix) {
             paren = true
             p += parenPrefix.count
         }
@@ -87,8 +95,8 @@ public enum RowGrammar {
     }
 
     /// `\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}`; the time is `nil` when a value is out of range.
-    static func matchDate(_ b: [UInt8], at p: Int) -> (Double?, Int)? {
-        let shape = Array("dddd-dd-dd dd:dd:dd sdddd".utf8)
+    static func matchDate(_ b: UnsafeBufferPointer<UInt8>, at p: Int) -> (Double?, Int)? {
+        let shape = dateShape
         guard b.count - p >= shape.count else { return nil }
         for (offset, expected) in shape.enumerated() {
             let c = b[p + offset]
@@ -115,7 +123,7 @@ public enum RowGrammar {
     }
 
     /// `[0-9]+(\.[0-9]*)?|\.[0-9]+` with an optional exponent, read without a locale.
-    static func matchNumber(_ b: [UInt8], at start: Int) -> (Double, Int)? {
+    static func matchNumber(_ b: UnsafeBufferPointer<UInt8>, at start: Int) -> (Double, Int)? {
         var p = start
         func digits() -> Int {
             let from = p
@@ -135,11 +143,11 @@ public enum RowGrammar {
             if p < b.count, b[p] == UInt8(ascii: "+") || b[p] == UInt8(ascii: "-") { p += 1 }
             if digits() == 0 { p = save }
         }
-        guard let value = Double(decode(b[start..<p])) else { return nil }
+        guard let value = Double(decode(b, start..<p)) else { return nil }
         return (value, p)
     }
 
-    private static func decode(_ slice: ArraySlice<UInt8>) -> String {
-        String(decoding: slice, as: UTF8.self)
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 }

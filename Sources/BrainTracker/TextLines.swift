@@ -37,7 +37,8 @@ public struct TextLines: Sendable {
         var start = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         let (valid, counts, lines) = data.withUnsafeBytes { raw in
             let bytes = UnsafeRawBufferPointer(rebasing: raw[start...])
-            return (TextLines.isValidUTF8(bytes), TextLines.terminators(bytes), TextLines.lineCount(bytes))
+            let counts = TextLines.terminators(bytes)
+            return (TextLines.isValidUTF8(bytes), counts, TextLines.lineCount(bytes, terminators: counts))
         }
         if valid {
             // `String(data:encoding: .utf8)`, which read the text before, drops a byte order mark at its start.
@@ -52,7 +53,8 @@ public struct TextLines: Sendable {
             // The second mark is not text: count again without it.
             let (counts, lines) = data.withUnsafeBytes { raw in
                 let bytes = UnsafeRawBufferPointer(rebasing: raw[start...])
-                return (TextLines.terminators(bytes), TextLines.lineCount(bytes))
+                let counts = TextLines.terminators(bytes)
+                return (counts, TextLines.lineCount(bytes, terminators: counts))
             }
             terminatorCounts = counts
             lineCount = lines
@@ -129,10 +131,22 @@ public struct TextLines: Sendable {
         }
     }
 
+    /// Whether a byte of `word` is zero.
+    private static func hasZeroByte(_ word: UInt64) -> Bool {
+        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0
+    }
+
     private static func terminators(_ bytes: UnsafeRawBufferPointer) -> [String: Int] {
         var cr = 0, lf = 0, crlf = 0
         var index = 0
         while index < bytes.count {
+            // Eight bytes at a time while none is a CR or an LF (a byte equal to c has a zero in x ^ c…c).
+            while index + 8 <= bytes.count {
+                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                if hasZeroByte(word ^ 0x0A0A_0A0A_0A0A_0A0A) || hasZeroByte(word ^ 0x0D0D_0D0D_0D0D_0D0D) { break }
+                index += 8
+            }
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == 13 {
                 if index + 1 < bytes.count, bytes[index + 1] == 10 { crlf += 1; index += 2; continue }
@@ -149,21 +163,11 @@ public struct TextLines: Sendable {
         return counts
     }
 
-    private static func lineCount(_ bytes: UnsafeRawBufferPointer) -> Int {
-        var count = 0
-        var index = 0
-        var lineStart = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 13 || byte == 10 {
-                count += 1
-                index += byte == 13 && index + 1 < bytes.count && bytes[index + 1] == 10 ? 2 : 1
-                lineStart = index
-            } else {
-                index += 1
-            }
-        }
-        return count + (lineStart < bytes.count ? 1 : 0)
+    /// The number of lines: one per terminator, and one more for text after the last (a last line without one).
+    private static func lineCount(_ bytes: UnsafeRawBufferPointer, terminators: [String: Int]) -> Int {
+        let ended = terminators.values.reduce(0, +)
+        guard let last = bytes.last else { return ended }
+        return ended + (last == 13 || last == 10 ? 0 : 1)
     }
 
     /// Whether the bytes are well-formed UTF-8 (as Foundation's UTF-8 decoding judges: no overlong forms, no

@@ -107,7 +107,7 @@ public final class HDF5ChunkAppender {
     public func append(_ values: [String?]) throws(HDF5Error) {
         guard case .fixedString = type else {
             guard type == .string else { throw mismatch(.string) }
-            try dataset.append(values.map { $0 ?? missingText })
+            try dataset.append(values, missing: missingText)
             length += values.count
             return
         }

@@ -118,19 +118,27 @@ public final class HDF5Dataset: HDF5Object {
 
     /// Appends variable-length UTF-8 strings (``HDF5ChunkAppender`` appends every other kind).
     public func append(_ values: [String]) throws(HDF5Error) {
+        try append(values, missing: "")
+    }
+
+    /// Appends strings to a 1-D extendible variable-length string dataset, `nil` written as `missing`.
+    public func append(_ values: [String?], missing: String) throws(HDF5Error) {
         guard !values.isEmpty else { return }
         let type = try HDF5StringType()
-        // One contiguous buffer of NUL-terminated strings, and pointers into it.
-        var bytes: [CChar] = []
-        bytes.reserveCapacity(values.reduce(0) { $0 + $1.utf8.count + 1 })
+        // One contiguous buffer of NUL-terminated strings (each string's UTF-8 copied in, with no array of its
+        // own), and pointers into it.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(values.reduce(0) { $0 + ($1 ?? missing).utf8.count + 1 })
         var offsets: [Int] = []
         offsets.reserveCapacity(values.count)
         for value in values {
             offsets.append(bytes.count)
-            bytes.append(contentsOf: value.utf8CString)
+            bytes.append(contentsOf: (value ?? missing).utf8)
+            bytes.append(0)
         }
         let status = bytes.withUnsafeBufferPointer { buffer in
-            let pointers: [UnsafePointer<CChar>?] = offsets.map { buffer.baseAddress! + $0 }
+            let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            let pointers: [UnsafePointer<CChar>?] = offsets.map { base + $0 }
             return pointers.withUnsafeBufferPointer { pointerBuffer in
                 Result { () throws(HDF5Error) in
                     try appendRaw(values.count, memoryType: type.id, UnsafeRawPointer(pointerBuffer.baseAddress))

@@ -1,4 +1,6 @@
-/// The events of a log, held compactly: a parsed line as numbers (about 45 bytes an event where the line as text
+import Foundation
+
+/// The events of a log, held compactly: a parsed line as numbers (about 41 bytes an event where the line as text
 /// and its parsed fields took some 250), each distinct event name once, and the timestamp as written in a code
 /// that gives its text back exactly. `events[i]` makes a ``LogEvent``; the accessors (``kind(at:)``,
 /// ``line(at:)``, …) read one field without making the rest.
@@ -7,12 +9,29 @@ public struct LogEvents: RandomAccessCollection, Sendable {
     public let program: LogProgram
     private var storage: Storage
 
-    /// The arrays, one value per event, behind one reference (copied before a shared one is changed).
+    /// The columns behind one reference (copied before a shared one is changed).
     private final class Storage: @unchecked Sendable {
+        /// In one stored property, so that adding an event is one access to the object, not one per column
+        /// (each access to a class's property is checked for exclusivity at run time).
+        var columns = Columns()
+
+        init() {}
+
+        func copy() -> Storage {
+            let copy = Storage()
+            copy.columns = columns
+            return copy
+        }
+    }
+
+    /// One value per event in each array, and the lookups of adding.
+    private struct Columns {
         /// 1-based line numbers; one beyond `Int32.max` is `Int32.min` here and its number in ``longLines``.
         var lines: [Int32] = []
         var longLines: [Int: Int] = [:]
-        var ids: [Int] = []
+        /// Ids; one outside `Int32` is `Int32.min` here and its value in ``longIDs``.
+        var ids: [Int32] = []
+        var longIDs: [Int: Int] = [:]
         /// Java: the ns timestamp's bits; iPad: the epoch value as written (before ×1000), as a double's bits.
         var raw: [UInt64] = []
         /// ``StampCode`` of each timestamp's text.
@@ -29,25 +48,59 @@ public struct LogEvents: RandomAccessCollection, Sendable {
         var names: [EventName] = []
         /// Name lookup while lines are added; emptied by ``LogEvents/finishAdding()``.
         var nameIndex: [NameKey: UInt32] = [:]
+        /// The names looked up last, with their bytes, tried before ``nameIndex``: a log repeats a few names
+        /// (`ButtonDown`, `ButtonReleased`) line after line.
+        var recentNames: [(bytes: [UInt8], index: UInt32)] = []
 
-        init() {}
+        /// Adds an event (see ``LogEvents/append(line:id:value:x:y:timestamp:name:grammar:)``).
+        mutating func append(line: Int, id: Int, value: UInt64, x: Double, y: Double, timestamp: UnsafeRawBufferPointer,
+                             name: UnsafeRawBufferPointer, program: LogProgram, grammar: EventNameGrammar) {
+            let index = lines.count
+            if let narrow = Int32(exactly: line), narrow != .min {
+                lines.append(narrow)
+            } else {
+                lines.append(.min)
+                longLines[index] = line
+            }
+            if let narrow = Int32(exactly: id), narrow != .min {
+                ids.append(narrow)
+            } else {
+                ids.append(.min)
+                longIDs[index] = id
+            }
+            raw.append(value)
+            if let (digits, meta) = StampCode.encode(timestamp) {
+                stampMeta.append(meta)
+                if program == .ipad { stampDigits.append(digits) }
+            } else {
+                stampMeta.append(0)
+                if program == .ipad { stampDigits.append(0) }
+                stampTexts[index] = String(decoding: timestamp, as: UTF8.self)
+            }
+            nameIndices.append(nameIndex(of: name, grammar: grammar))
+            flagBits.append(0)
+            xs.append(x)
+            ys.append(y)
+        }
 
-        func copy() -> Storage {
-            let copy = Storage()
-            copy.lines = lines
-            copy.longLines = longLines
-            copy.ids = ids
-            copy.raw = raw
-            copy.stampMeta = stampMeta
-            copy.stampDigits = stampDigits
-            copy.stampTexts = stampTexts
-            copy.nameIndices = nameIndices
-            copy.flagBits = flagBits
-            copy.xs = xs
-            copy.ys = ys
-            copy.names = names
-            copy.nameIndex = nameIndex
-            return copy
+        /// The index of a name in ``names``, added (and classified by `grammar`) when new.
+        private mutating func nameIndex(of name: UnsafeRawBufferPointer, grammar: EventNameGrammar) -> UInt32 {
+            for recent in recentNames where recent.bytes.count == name.count {
+                let same = recent.bytes.withUnsafeBytes { bytes in
+                    bytes.isEmpty || memcmp(bytes.baseAddress!, name.baseAddress!, bytes.count) == 0
+                }
+                if same { return recent.index }
+            }
+            let found: UInt32
+            if let known = nameIndex[NameKey(borrowing: name)] { found = known } else {
+                found = UInt32(names.count)
+                let text = String(decoding: name, as: UTF8.self)
+                names.append(EventName(text: text, printable: LogText.printable(text), kind: grammar.classify(Substring(text))))
+                nameIndex[NameKey(owning: name)] = found
+            }
+            if recentNames.count == 4 { recentNames.removeFirst() }
+            recentNames.append((Array(name), found))
+            return found
         }
     }
 
@@ -58,15 +111,15 @@ public struct LogEvents: RandomAccessCollection, Sendable {
     init(program: LogProgram, capacity: Int) {
         self.program = program
         storage = Storage()
-        storage.lines.reserveCapacity(capacity)
-        storage.ids.reserveCapacity(capacity)
-        storage.raw.reserveCapacity(capacity)
-        storage.stampMeta.reserveCapacity(capacity)
-        if program == .ipad { storage.stampDigits.reserveCapacity(capacity) }
-        storage.nameIndices.reserveCapacity(capacity)
-        storage.flagBits.reserveCapacity(capacity)
-        storage.xs.reserveCapacity(capacity)
-        storage.ys.reserveCapacity(capacity)
+        storage.columns.lines.reserveCapacity(capacity)
+        storage.columns.ids.reserveCapacity(capacity)
+        storage.columns.raw.reserveCapacity(capacity)
+        storage.columns.stampMeta.reserveCapacity(capacity)
+        if program == .ipad { storage.columns.stampDigits.reserveCapacity(capacity) }
+        storage.columns.nameIndices.reserveCapacity(capacity)
+        storage.columns.flagBits.reserveCapacity(capacity)
+        storage.columns.xs.reserveCapacity(capacity)
+        storage.columns.ys.reserveCapacity(capacity)
     }
 
     private mutating func unique() {
@@ -74,22 +127,22 @@ public struct LogEvents: RandomAccessCollection, Sendable {
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { storage.lines.count }
+    public var endIndex: Int { storage.columns.lines.count }
 
     /// The event at `index`, made from its stored fields.
     public subscript(index: Int) -> LogEvent {
         let storage = storage
-        let name = storage.names[Int(storage.nameIndices[index])]
-        let raw = storage.raw[index]
-        let stamp: StampText = if !storage.stampTexts.isEmpty, let text = storage.stampTexts[index] { .text(text) } else {
-            .code(digits: program == .ipad ? storage.stampDigits[index] : Int64(bitPattern: raw).magnitude,
-                  meta: storage.stampMeta[index])
+        let name = storage.columns.names[Int(storage.columns.nameIndices[index])]
+        let raw = storage.columns.raw[index]
+        let stamp: StampText = if !storage.columns.stampTexts.isEmpty, let text = storage.columns.stampTexts[index] { .text(text) } else {
+            .code(digits: program == .ipad ? storage.columns.stampDigits[index] : Int64(bitPattern: raw).magnitude,
+                  meta: storage.columns.stampMeta[index])
         }
-        return LogEvent(line: line(at: index), id: storage.ids[index],
+        return LogEvent(line: line(at: index), id: id(at: index),
                         nanoseconds: program == .java ? Int64(bitPattern: raw) : nil,
                         milliseconds: program == .ipad ? milliseconds(raw: raw) : nil,
-                        x: storage.xs[index], y: storage.ys[index], name: Substring(name.text), kind: name.kind,
-                        flagBits: EventFlags(rawValue: storage.flagBits[index]), stamp: stamp)
+                        x: storage.columns.xs[index], y: storage.columns.ys[index], name: Substring(name.text), kind: name.kind,
+                        flagBits: EventFlags(rawValue: storage.columns.flagBits[index]), stamp: stamp)
     }
 
     private func milliseconds(raw: UInt64) -> Double {
@@ -97,83 +150,72 @@ public struct LogEvents: RandomAccessCollection, Sendable {
     }
 
     /// The kind of event `index`.
-    public func kind(at index: Int) -> EventKind { storage.names[Int(storage.nameIndices[index])].kind }
+    public func kind(at index: Int) -> EventKind { storage.columns.names[Int(storage.columns.nameIndices[index])].kind }
     /// The distinct name of event `index` (its text, printable text and kind).
-    public func name(at index: Int) -> EventName { storage.names[Int(storage.nameIndices[index])] }
+    public func name(at index: Int) -> EventName { storage.columns.names[Int(storage.columns.nameIndices[index])] }
     /// The 1-based line of event `index`.
     public func line(at index: Int) -> Int {
-        let line = storage.lines[index]
-        return line == .min ? storage.longLines[index] ?? Int(line) : Int(line)
+        let line = storage.columns.lines[index]
+        return line == .min ? storage.columns.longLines[index] ?? Int(line) : Int(line)
     }
     /// The id of event `index`.
-    public func id(at index: Int) -> Int { storage.ids[index] }
-    public func x(at index: Int) -> Double { storage.xs[index] }
-    public func y(at index: Int) -> Double { storage.ys[index] }
+    public func id(at index: Int) -> Int {
+        let id = storage.columns.ids[index]
+        return id == .min ? storage.columns.longIDs[index] ?? Int(id) : Int(id)
+    }
+    public func x(at index: Int) -> Double { storage.columns.xs[index] }
+    public func y(at index: Int) -> Double { storage.columns.ys[index] }
     /// Java: the ns timestamp of event `index`.
     public func nanoseconds(at index: Int) -> Int64? {
-        program == .java ? Int64(bitPattern: storage.raw[index]) : nil
+        program == .java ? Int64(bitPattern: storage.columns.raw[index]) : nil
     }
     /// iPad: the epoch ms of event `index` (×1000 for builds that wrote seconds).
     public func milliseconds(at index: Int) -> Double? {
-        program == .ipad ? milliseconds(raw: storage.raw[index]) : nil
+        program == .ipad ? milliseconds(raw: storage.columns.raw[index]) : nil
     }
     /// The timestamp of event `index` as written.
     public func timestampText(at index: Int) -> String {
-        if !storage.stampTexts.isEmpty, let text = storage.stampTexts[index] { return text }
-        let digits = program == .ipad ? storage.stampDigits[index] : Int64(bitPattern: storage.raw[index]).magnitude
-        return StampCode.decode(digits: digits, meta: storage.stampMeta[index])
+        if !storage.columns.stampTexts.isEmpty, let text = storage.columns.stampTexts[index] { return text }
+        let digits = program == .ipad ? storage.columns.stampDigits[index] : Int64(bitPattern: storage.columns.raw[index]).magnitude
+        return StampCode.decode(digits: digits, meta: storage.columns.stampMeta[index])
     }
     /// The flags of event `index`.
-    public func flags(at index: Int) -> EventFlags { EventFlags(rawValue: storage.flagBits[index]) }
+    public func flags(at index: Int) -> EventFlags { EventFlags(rawValue: storage.columns.flagBits[index]) }
     /// Every distinct event name, in order of first appearance.
-    public var names: [EventName] { storage.names }
+    public var names: [EventName] { storage.columns.names }
 
     /// Adds a flag to event `index`.
     mutating func insert(_ flag: EventFlags, at index: Int) {
         unique()
-        storage.flagBits[index] |= flag.rawValue
+        storage.columns.flagBits[index] |= flag.rawValue
     }
 
     /// Adds a parsed event line; its name is classified by `grammar` when it is new.
     mutating func append(_ event: EventLine, grammar: EventNameGrammar) {
+        var stamp = String(event.timestampText), name = String(event.name)
+        stamp.withUTF8 { stamp in
+            name.withUTF8 { name in
+                append(line: event.line, id: event.id, value: program == .java ? UInt64(bitPattern: event.nanoseconds ?? 0)
+                       : (event.milliseconds ?? 0).bitPattern, x: event.x, y: event.y,
+                       timestamp: UnsafeRawBufferPointer(stamp), name: UnsafeRawBufferPointer(name), grammar: grammar)
+            }
+        }
+    }
+
+    /// Adds an event from its fields: `value` is the timestamp's bits (Java ns, iPad ms as written), `timestamp`
+    /// and `name` the UTF-8 of the timestamp as written and of the trimmed event field.
+    mutating func append(line: Int, id: Int, value: UInt64, x: Double, y: Double, timestamp: UnsafeRawBufferPointer,
+                         name: UnsafeRawBufferPointer, grammar: EventNameGrammar) {
         unique()
-        let storage = storage
-        let index = storage.lines.count
-        if let line = Int32(exactly: event.line), line != .min {
-            storage.lines.append(line)
-        } else {
-            storage.lines.append(.min)
-            storage.longLines[index] = event.line
-        }
-        storage.ids.append(event.id)
-        let value = program == .java ? UInt64(bitPattern: event.nanoseconds ?? 0) : (event.milliseconds ?? 0).bitPattern
-        storage.raw.append(value)
-        if let (digits, meta) = StampCode.encode(event.timestampText) {
-            storage.stampMeta.append(meta)
-            if program == .ipad { storage.stampDigits.append(digits) }
-        } else {
-            storage.stampMeta.append(0)
-            if program == .ipad { storage.stampDigits.append(0) }
-            storage.stampTexts[index] = String(event.timestampText)
-        }
-        let key = NameKey(text: event.name)
-        let nameIndex: UInt32
-        if let known = storage.nameIndex[key] { nameIndex = known } else {
-            nameIndex = UInt32(storage.names.count)
-            let text = String(event.name)
-            storage.names.append(EventName(text: text, printable: LogText.printable(text), kind: grammar.classify(event.name)))
-            storage.nameIndex[NameKey(text: Substring(text))] = nameIndex
-        }
-        storage.nameIndices.append(nameIndex)
-        storage.flagBits.append(0)
-        storage.xs.append(event.x)
-        storage.ys.append(event.y)
+        storage.columns.append(line: line, id: id, value: value, x: x, y: y, timestamp: timestamp, name: name,
+                               program: program, grammar: grammar)
     }
 
     /// Frees what only adding needed.
     mutating func finishAdding() {
         unique()
-        storage.nameIndex = [:]
+        storage.columns.nameIndex = [:]
+        storage.columns.recentNames = []
     }
 }
 
@@ -187,16 +229,32 @@ public struct EventName: Sendable {
 }
 
 /// A name looked up by its UTF-8 bytes: two spellings of one text (composed or not) are two names, as they are
-/// two values of the `event` column.
+/// two values of the `event` column. A key in the table owns its bytes; one made to look a name up borrows them.
 struct NameKey: Hashable, @unchecked Sendable {
-    let text: Substring
+    private let owned: [UInt8]?
+    private let borrowed: UnsafeRawBufferPointer
 
-    static func == (a: NameKey, b: NameKey) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
-
-    func hash(into hasher: inout Hasher) {
-        let done: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        if done == nil { for byte in text.utf8 { hasher.combine(byte) } }
+    init(owning bytes: UnsafeRawBufferPointer) {
+        owned = Array(bytes)
+        borrowed = UnsafeRawBufferPointer(start: nil, count: 0)
     }
+
+    init(borrowing bytes: UnsafeRawBufferPointer) {
+        owned = nil
+        borrowed = bytes
+    }
+
+    private func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if let owned { owned.withUnsafeBytes(body) } else { body(borrowed) }
+    }
+
+    static func == (a: NameKey, b: NameKey) -> Bool {
+        a.withBytes { x in
+            b.withBytes { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) }
+        }
+    }
+
+    func hash(into hasher: inout Hasher) { withBytes { hasher.combine(bytes: $0) } }
 }
 
 /// The flags of an event, in the order the `flags` column lists them (the order they are found in).
@@ -236,13 +294,13 @@ enum StampText: Sendable {
 /// 16 bits: the digit count (bits 0–4), the digits before the point (5–9), whether there is a point (10) and
 /// the sign (11–12: none, `-`, `+`). Leading zeros, a trailing point and trailing zeros are kept.
 enum StampCode {
-    static func encode(_ text: Substring) -> (digits: UInt64, meta: UInt16)? {
+    static func encode(_ text: UnsafeRawBufferPointer) -> (digits: UInt64, meta: UInt16)? {
         var digits: UInt64 = 0
         var count = 0
         var integerDigits = 0
         var hasPoint = false
         var sign: UInt16 = 0
-        for (position, byte) in text.utf8.enumerated() {
+        for (position, byte) in text.enumerated() {
             switch byte {
             case UInt8(ascii: "-") where position == 0: sign = 1
             case UInt8(ascii: "+") where position == 0: sign = 2

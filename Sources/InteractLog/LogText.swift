@@ -52,6 +52,12 @@ public struct LogText {
     /// Calls `body` with each line's 1-based number and text (without its line break or a CR before it), in
     /// order, until it returns `false`.
     public func forEachLine(_ body: (_ number: Int, _ text: Substring) throws -> Bool) rethrows {
+        try forEachLine { number, bytes in try body(number, Substring(decodeLine(bytes))) }
+    }
+
+    /// Calls `body` with each line's 1-based number and bytes (without its line break or a CR before it), in
+    /// order, until it returns `false`; ``decodeLine(_:)`` makes a line's text.
+    func forEachLine(_ body: (_ number: Int, _ bytes: UnsafeRawBufferPointer) throws -> Bool) rethrows {
         try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             let bytes = UnsafeRawBufferPointer(rebasing: raw[bodyStart...])
             var start = 0
@@ -66,15 +72,17 @@ public struct LogText {
                 let next = end + 1
                 if end > start, bytes[end - 1] == 13 { end -= 1 }
                 number += 1
-                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-                guard try body(number, Substring(decodeLine(line))) else { return }
+                guard try body(number, UnsafeRawBufferPointer(rebasing: bytes[start..<end])) else { return }
                 start = next
             }
         }
     }
 
     /// One line's text in the file's encoding.
-    func decodeLine(_ bytes: UnsafeRawBufferPointer) -> String {
+    func decodeLine(_ bytes: UnsafeRawBufferPointer) -> String { Self.decode(bytes, encoding) }
+
+    /// Bytes of a line as text in an encoding.
+    static func decode(_ bytes: UnsafeRawBufferPointer, _ encoding: LogEncoding) -> String {
         switch encoding {
         case .utf8: String(decoding: bytes, as: UTF8.self)
         case .windows1252:

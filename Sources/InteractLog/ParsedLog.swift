@@ -43,9 +43,9 @@ public struct ParsedLog: Sendable {
             anomalies.add(.noFinalNewline, line: text.lineCount, "the last line has no line break (parsed anyway)")
         }
         var reader = LineReader(sourceFile: sourceFile, skipBadLines: skipBadLines, lineCount: text.lineCount,
-                                anomalies: anomalies)
+                                encoding: text.encoding, anomalies: anomalies)
         do {
-            try text.forEachLine { number, line in try reader.read(line, number: number) }
+            try text.forEachLine { (number: Int, bytes: UnsafeRawBufferPointer) in try reader.read(bytes, number: number) }
         } catch let error as InteractLogError {
             throw error
         } catch {

@@ -67,7 +67,10 @@ public struct FormatOutput {
     public var batches: TableBatches
     /// N-dimensional arrays for HDF5 outputs (`/arrays/…`); CSV outputs leave them out.
     public var arrays: [ArrayDataset]
-    /// The run's anomalies, as in its `anomalies` table.
+    /// The run's anomalies for the stderr summary, as in its `anomalies` table: at least every warning and error
+    /// (the summary leaves notes out, so a format with very many notes, `bt-decode`'s `I_GAP`, may leave them out
+    /// here and make their rows only with the table), and every note too when the run writes a report, which
+    /// counts them.
     public var anomalies: [Anomaly]
     /// Lines for stderr about the run as a whole.
     public var notes: [String]

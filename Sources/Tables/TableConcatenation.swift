@@ -60,10 +60,13 @@ public struct TableBatchJoiner {
     }
 
     private mutating func flush(_ emit: (Table) throws -> Void) rethrows {
-        guard let joined = Table.concatenating(pending) else { return }
+        // Batches without rows add nothing (the first still gives the table its columns when no other has rows);
+        // a single batch goes on as it is, without a copy.
+        let withRows = pending.filter { $0.rowCount > 0 }
+        let joined = withRows.count == 1 ? withRows[0] : Table.concatenating(withRows.isEmpty ? pending : withRows)
         pending = []
         pendingRows = 0
-        try emit(joined)
+        if let joined { try emit(joined) }
     }
 
     /// The row ranges of a table of `count` rows in slices of at most ``rows`` (one empty range for none).

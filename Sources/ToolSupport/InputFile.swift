@@ -195,15 +195,17 @@ public enum InputFile {
         let opened = Opened(path: path)
         return InputSource.Reader(
             contents: {
-                let data: Data
+                // Hashed once: `read(_:)` makes the record with the bytes.
+                let data: Data, record: InputRecord
                 if let file = opened.take() {
                     defer { try? file.close() }
                     data = try readAll(file, path: path)
+                    record = InputRecord(path: path, contents: data)
                 } else {
-                    data = try read(path).contents
+                    (data, record) = try read(path)
                 }
                 progress.advance(bytes: data.count)
-                recording(InputRecord(path: path, contents: data))
+                recording(record)
                 return data
             },
             size: { try opened.open() },

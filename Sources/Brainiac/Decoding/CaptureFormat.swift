@@ -100,18 +100,45 @@ public struct CaptureFormat: StreamingInputFormat {
 
     public func summary(of parsed: Decoded) -> String? { parsed.summary }
 
+    /// The per-capture tables, each made in slices of ``TableBatchJoiner/rows`` as it is written: a long faulty
+    /// capture has tens of thousands of gaps, whose `gaps` and `anomalies` rows are never all made at once.
+    /// The stderr summary gets the warnings only: the `I_GAP` notes, nearly every row, are left out of it anyway.
+    /// A run with `--report` hands every anomaly on, notes too: the report counts them by code.
     public func tables(_ parsed: [Decoded]) -> FormatOutput {
-        let anomalies = parsed.flatMap { CaptureTables.anomalies($0.events, sourceFile: $0.sourceFile) }
-        // Every table exists with its columns even when no capture gave it rows (an empty batch adds nothing
-        // to a table that has rows).
-        var tables = [SampleTableBuilder.table([], sourceFile: "", sourceFileWidth: sourceFileWidth)]
-        tables += parsed.isEmpty ? [CaptureTables.recordings([], sourceFile: "", byteOrder: .be, scoreLE: nil, scoreMixed: nil)]
-            : parsed.map(\.recordings)
-        tables += parsed.isEmpty ? [CaptureTables.gaps([], sourceFile: "")]
-            : parsed.map { CaptureTables.gaps($0.events, sourceFile: $0.sourceFile) }
-        tables.append(.anomalies(anomalies))
-        if let analysis = options.analysis { tables += BrainiacAnalysis(sourceFile: "", options: analysis).tables }
-        return FormatOutput(tables: tables, anomalies: anomalies)
+        let gathersReport = gathersReport
+        let warnings = parsed.flatMap { decoded in
+            CaptureTables.anomalies(gathersReport ? decoded.events
+                                        : decoded.events.filter { $0.kind.anomalyCode.severity != .info },
+                                    sourceFile: decoded.sourceFile)
+        }
+        let analysis = options.analysis
+        let sourceFileWidth = sourceFileWidth
+        let batches = TableBatches { emit in
+            // Every table exists with its columns even when no capture gave it rows (an empty batch adds nothing
+            // to a table that has rows).
+            try emit(SampleTableBuilder.table([], sourceFile: "", sourceFileWidth: sourceFileWidth))
+            if parsed.isEmpty {
+                try emit(CaptureTables.recordings([], sourceFile: "", byteOrder: .be, scoreLE: nil, scoreMixed: nil))
+                try emit(CaptureTables.gaps([], sourceFile: ""))
+            } else {
+                for decoded in parsed { try emit(decoded.recordings) }
+                for decoded in parsed {
+                    for rows in TableBatchJoiner.slices(of: decoded.events.count) {
+                        try emit(CaptureTables.gaps(Array(decoded.events[rows]), sourceFile: decoded.sourceFile))
+                    }
+                }
+            }
+            var anomalies = TableBatchJoiner(first: .anomalies([]))
+            for decoded in parsed {
+                for rows in TableBatchJoiner.slices(of: decoded.events.count) where !rows.isEmpty {
+                    try anomalies.add(.anomalies(CaptureTables.anomalies(Array(decoded.events[rows]),
+                                                                         sourceFile: decoded.sourceFile)), emit: emit)
+                }
+            }
+            try anomalies.finish(emit: emit)
+            if let analysis { for table in BrainiacAnalysis(sourceFile: "", options: analysis).tables { try emit(table) } }
+        }
+        return FormatOutput(batches: batches, anomalies: warnings)
     }
 
     /// Streams the capture once through a ``CaptureStream``, handing decoded samples to `emit` in batches.
