@@ -1,4 +1,5 @@
 import Foundation
+import Tables
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,7 +39,7 @@ public struct TextLines: Sendable {
         let (valid, counts, lines) = data.withUnsafeBytes { raw in
             let bytes = UnsafeRawBufferPointer(rebasing: raw[start...])
             let counts = TextLines.terminators(bytes)
-            return (TextLines.isValidUTF8(bytes), counts, TextLines.lineCount(bytes, terminators: counts))
+            return (UTF8Validity.isValid(bytes), counts, TextLines.lineCount(bytes, terminators: counts))
         }
         if valid {
             // `String(data:encoding: .utf8)`, which read the text before, drops a byte order mark at its start.
@@ -168,49 +169,5 @@ public struct TextLines: Sendable {
         let ended = terminators.values.reduce(0, +)
         guard let last = bytes.last else { return ended }
         return ended + (last == 13 || last == 10 ? 0 : 1)
-    }
-
-    /// Whether the bytes are well-formed UTF-8 (as Foundation's UTF-8 decoding judges: no overlong forms, no
-    /// surrogates, nothing above U+10FFFF), without making the string.
-    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var index = 0
-        let count = bytes.count
-        while index < count {
-            while index + 8 <= count, bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                index += 8
-            }
-            guard index < count else { break }
-            let lead = bytes[index]
-            if lead < 0x80 { index += 1; continue }
-            func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
-                index + offset < count && range.contains(bytes[index + offset])
-            }
-            switch lead {
-            case 0xC2...0xDF:
-                guard continuation(1) else { return false }
-                index += 2
-            case 0xE0:
-                guard continuation(1, 0xA0...0xBF), continuation(2) else { return false }
-                index += 3
-            case 0xE1...0xEC, 0xEE...0xEF:
-                guard continuation(1), continuation(2) else { return false }
-                index += 3
-            case 0xED:
-                guard continuation(1, 0x80...0x9F), continuation(2) else { return false }
-                index += 3
-            case 0xF0:
-                guard continuation(1, 0x90...0xBF), continuation(2), continuation(3) else { return false }
-                index += 4
-            case 0xF1...0xF3:
-                guard continuation(1), continuation(2), continuation(3) else { return false }
-                index += 4
-            case 0xF4:
-                guard continuation(1, 0x80...0x8F), continuation(2), continuation(3) else { return false }
-                index += 4
-            default:
-                return false
-            }
-        }
-        return true
     }
 }

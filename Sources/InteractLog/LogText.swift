@@ -1,4 +1,5 @@
 import Foundation
+import Tables
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -147,7 +148,7 @@ struct LayoutScan {
         if all.count >= 3, all[0] == 0xEF, all[1] == 0xBB, all[2] == 0xBF { bodyStart = 3 }
         let bytes = UnsafeRawBufferPointer(rebasing: all[bodyStart...])
         hasText = bytes.contains { !($0 == 32 || $0 == 9 || $0 == 10 || $0 == 13) }
-        validUTF8 = LayoutScan.isValidUTF8(bytes)
+        validUTF8 = UTF8Validity.isValid(bytes)
         guard let base = bytes.baseAddress else { return }
         var start = 0
         while start < bytes.count, let lf = memchr(base + start, 10, bytes.count - start) {
@@ -156,50 +157,5 @@ struct LayoutScan {
             start = end + 1
         }
         missingFinalNewline = start < bytes.count
-    }
-
-    /// Whether the bytes are well-formed UTF-8 (as `String(validating:as:)` judges: no overlong forms, no
-    /// surrogates, nothing above U+10FFFF), without making the string.
-    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var index = 0
-        let count = bytes.count
-        while index < count {
-            // Eight ASCII bytes at a time.
-            while index + 8 <= count, bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                index += 8
-            }
-            guard index < count else { break }
-            let lead = bytes[index]
-            if lead < 0x80 { index += 1; continue }
-            func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
-                index + offset < count && range.contains(bytes[index + offset])
-            }
-            switch lead {
-            case 0xC2...0xDF:
-                guard continuation(1) else { return false }
-                index += 2
-            case 0xE0:
-                guard continuation(1, 0xA0...0xBF), continuation(2) else { return false }
-                index += 3
-            case 0xE1...0xEC, 0xEE...0xEF:
-                guard continuation(1), continuation(2) else { return false }
-                index += 3
-            case 0xED:
-                guard continuation(1, 0x80...0x9F), continuation(2) else { return false }
-                index += 3
-            case 0xF0:
-                guard continuation(1, 0x90...0xBF), continuation(2), continuation(3) else { return false }
-                index += 4
-            case 0xF1...0xF3:
-                guard continuation(1), continuation(2), continuation(3) else { return false }
-                index += 4
-            case 0xF4:
-                guard continuation(1, 0x80...0x8F), continuation(2), continuation(3) else { return false }
-                index += 4
-            default:
-                return false
-            }
-        }
-        return true
     }
 }
