@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Installs what BrainBatch needs and is missing: the C libraries (FFTW, HDF5, libdeflate, pkg-config) from Debian's
 # packages, R with rhdf5 and hdf5r (the tests read the HDF5 outputs back in R), headless Chromium (the tests load
-# every --report page in a real browser), the Python packages the tests and benchmarks cross-check against, and the
-# project's virtual environment .venv/ with the study workflow's pinned packages (Snakemake and its Slurm executor,
-# requirements-study.txt).
+# every --report page in a real browser), LAPACK/BLAS (nt-analyze decode), and the pinned Python virtual environments
+# (.venv, .venv-bids, .venv-pmb; below) the tests, benchmarks and study workflow use.
 #   scripts/setup.sh           what `make test` and `make demo` need
 #   scripts/setup.sh --slurm   also Debian's slurm-wlm and munge (scripts/slurm-local.sh, make test-slurm)
 # Each step is skipped when what it installs is there, so a second run does nothing.
