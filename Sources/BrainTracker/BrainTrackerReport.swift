@@ -5,8 +5,8 @@ import Tables
 /// Roberts' percentile, with aborted sessions marked and comments on every point (docs/reports.md).
 extension BrainTrackerFormat: ReportingFormat {
     public func report(_ parsed: [RTAnalysis], output: FormatOutput) -> ReportPage {
-        let sessions = output.table("sessions")
-        let trials = output.table("trials")
+        let named = output.tables(named: ["sessions", "trials"])
+        let sessions = named[0], trials = named[1]
         let sections = parsed.enumerated().map { index, analysis in
             BrainTrackerReportSection(number: index + 1, sourceFile: analysis.sourceFile,
                                       sessions: sessions?.rows(ofSource: analysis.sourceFile),

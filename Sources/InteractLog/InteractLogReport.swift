@@ -5,7 +5,7 @@ import Tables
 /// phase), and a timeline of stimulus views, strokes and key presses (docs/reports.md).
 extension InteractLogFormat: ReportingFormat {
     public func report(_ parsed: [Parsed], output: FormatOutput) -> ReportPage {
-        let tables = ["trials", "strokes", "stimulus_views", "keys"].map { output.table($0) }
+        let tables = output.tables(named: ["trials", "strokes", "stimulus_views", "keys"])
         var sections: [ReportSection] = []
         var companions: [String] = []
         for item in parsed {

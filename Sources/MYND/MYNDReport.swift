@@ -7,7 +7,7 @@ import Tables
 /// (docs/reports.md).
 extension MYNDFormat: ReportingFormat {
     public func report(_ parsed: [MYNDStudy.Item], output: FormatOutput) -> ReportPage {
-        let tables = ["recordings", "events", "quality", "quality_summary", "answers"].map { output.table($0) }
+        let tables = output.tables(named: ["recordings", "events", "quality", "quality_summary", "answers"])
         var sections: [ReportSection] = []
         var questionnaires: [String] = []
         var setAside: [String] = []

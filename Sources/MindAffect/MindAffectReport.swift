@@ -6,7 +6,7 @@ import Tables
 /// (docs/reports.md).
 extension MindAffectFormat: ReportingFormat {
     public func report(_ parsed: [SaveFileAnalysis], output: FormatOutput) -> ReportPage {
-        let tables = ["trials", "stimuli", "samples", "summary"].map { output.table($0) }
+        let tables = output.tables(named: ["trials", "stimuli", "samples", "summary"])
         let sections = parsed.enumerated().map { index, analysis in
             let path = analysis.file.sourceFile
             return MindAffectReportSection(number: index + 1, sourceFile: path,

@@ -42,7 +42,17 @@ extension Table {
 extension FormatOutput {
     /// Every batch of the table of that name joined, or `nil` when the output has none.
     public func table(_ name: String) -> Table? {
-        Table.concatenating(tables.filter { $0.name == name })
+        tables(named: [name])[0]
+    }
+
+    /// The tables of those names (each one's batches joined; `nil` for one the output has none of), in that order,
+    /// from one walk over the batches that keeps only theirs: a report asks for its few tables at once, rather than
+    /// making every batch of the run again per table.
+    public func tables(named names: [String]) -> [Table?] {
+        var batches = Dictionary(uniqueKeysWithValues: names.map { ($0, [Table]()) })
+        // Cannot throw: what forEach throws comes from its body, and this body does not.
+        try! self.batches.forEach { table in batches[table.name]?.append(table) }
+        return names.map { Table.concatenating(batches[$0] ?? []) }
     }
 }
 
