@@ -24,9 +24,10 @@ public enum TestSupport {
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 
-    /// A new empty temporary folder.
+    /// A new empty temporary folder, inside this test process's ``TestScratch`` folder: removed with everything in
+    /// it when the process exits, or by the next test process if this one is killed.
     public static func temporaryFolder() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("brainbatch-\(UUID().uuidString)")
+        let url = TestScratch.root.appendingPathComponent(UUID().uuidString)
         // A folder that cannot be made shows up as the caller's first failed write into it.
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
