@@ -110,4 +110,10 @@ for target in "${targets[@]}"; do
         echo "run.sh: $target: see $PWD/$log and $PWD/artifacts/$target/" >&2
     fi
 done
+# FuzzMYNDHDF5 writes each input into a folder of its process; a child that libhdf5 crashed could not remove its own
+# (the next process removes those of processes that are gone, and this the last ones).
+for folder in /dev/shm/brainbatch-fuzz-hdf5-* "${TMPDIR:-/tmp}"/brainbatch-fuzz-hdf5-*; do
+    [ -d "$folder" ] || continue
+    kill -0 "${folder##*-}" 2>/dev/null || rm -rf "$folder"
+done
 exit $status

@@ -3,13 +3,22 @@ import FuzzSupport
 import MYND
 import Tables
 
+/// The prefix of the folders inputs are written to; the process id follows.
+private let folderPrefix = "brainbatch-fuzz-hdf5-"
+
 /// Where each input is written for libhdf5 to open: a folder of this process in /dev/shm (memory), else in
-/// the temporary folder; removed at exit.
+/// the temporary folder; removed at exit. In fork mode libFuzzer runs the target in child processes that libhdf5's
+/// crashes end without an exit, so each new process first removes the folders of processes that are gone.
 private let folder: String = {
     let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-    let path = base + "/brainbatch-fuzz-hdf5-\(getpid())"
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix(folderPrefix) {
+        if let pid = pid_t(name.dropFirst(folderPrefix.count)), pid != getpid(), kill(pid, 0) == -1, errno == ESRCH {
+            try? FileManager.default.removeItem(atPath: base + "/" + name)
+        }
+    }
+    let path = base + "/" + folderPrefix + "\(getpid())"
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    atexit { try? FileManager.default.removeItem(atPath: "/dev/shm/brainbatch-fuzz-hdf5-\(getpid())") }
+    atexit { try? FileManager.default.removeItem(atPath: folder) }
     return path
 }()
 private let path = folder + "/r_rest_1_2_1_3F2504E0-4F89-41D3-9A0C-0305E82C3301.hdf"
