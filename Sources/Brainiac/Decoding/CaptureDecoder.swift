@@ -10,7 +10,7 @@ public struct CaptureDecoder {
     public let fileSize: Int
 
     /// Events so far, in file order.
-    public private(set) var events: [CaptureEvent] = []
+    public private(set) var events = CaptureEventLog()
     /// Segments so far, the last one still growing until ``finish()``.
     public private(set) var segments: [CaptureSegment] = []
 
@@ -381,9 +381,7 @@ public struct CaptureDecoder {
         }
         if options.gaps == .fill { counter = sampleIndex }
         for index in pendingEvents {
-            events[index].counter = counter
-            events[index].sampleIndex = sampleIndex
-            events[index].segment = segment
+            events.resolve(index, counter: counter, sampleIndex: sampleIndex, segment: segment)
         }
         pendingEvents.removeAll()
         appendSamples(of: packet, nanovolts: (valuesA, valuesB), segment: segment, sampleIndex: sampleIndex,

@@ -43,7 +43,8 @@ public struct CaptureFormat: StreamingInputFormat {
     /// One decoded capture: what the tables after the samples need.
     public struct Decoded: Sendable {
         public var sourceFile: String
-        public var events: [CaptureEvent]
+        /// Its events (the `gaps` rows), compactly.
+        public var events: CaptureEventLog
         public var recordings: Table
         /// One line: packets, samples, lost samples, wraps, byte order, segments.
         public var summary: String
@@ -107,7 +108,7 @@ public struct CaptureFormat: StreamingInputFormat {
     public func tables(_ parsed: [Decoded]) -> FormatOutput {
         let gathersReport = gathersReport
         let warnings = parsed.flatMap { decoded in
-            CaptureTables.anomalies(gathersReport ? decoded.events
+            CaptureTables.anomalies(gathersReport ? Array(decoded.events)
                                         : decoded.events.filter { $0.kind.anomalyCode.severity != .info },
                                     sourceFile: decoded.sourceFile)
         }
@@ -124,14 +125,14 @@ public struct CaptureFormat: StreamingInputFormat {
                 for decoded in parsed { try emit(decoded.recordings) }
                 for decoded in parsed {
                     for rows in TableBatchJoiner.slices(of: decoded.events.count) {
-                        try emit(CaptureTables.gaps(Array(decoded.events[rows]), sourceFile: decoded.sourceFile))
+                        try emit(CaptureTables.gaps(decoded.events[rows], sourceFile: decoded.sourceFile))
                     }
                 }
             }
             var anomalies = TableBatchJoiner(first: .anomalies([]))
             for decoded in parsed {
                 for rows in TableBatchJoiner.slices(of: decoded.events.count) where !rows.isEmpty {
-                    try anomalies.add(.anomalies(CaptureTables.anomalies(Array(decoded.events[rows]),
+                    try anomalies.add(.anomalies(CaptureTables.anomalies(decoded.events[rows],
                                                                          sourceFile: decoded.sourceFile)), emit: emit)
                 }
             }

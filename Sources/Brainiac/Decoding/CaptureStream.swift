@@ -47,7 +47,7 @@ public struct CaptureStream {
     }
 
     /// Gap, resync, discontinuity and skipped-range events, in file order.
-    public var events: [CaptureEvent] { started ? decoder.events : [] }
+    public var events: CaptureEventLog { started ? decoder.events : CaptureEventLog() }
     /// The segments found.
     public var segments: [CaptureSegment] { started ? decoder.segments : [] }
     /// The decoder options in force (with the byte order chosen).
