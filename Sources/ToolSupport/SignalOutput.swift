@@ -42,7 +42,7 @@ enum SignalOutput {
 
     /// Writes the provenance sidecar: the run's provenance with every file's SHA-256, and the signal's summary.
     static func writeSidecar(_ summary: SignalFileSummary, path: String, provenance: Provenance,
-                             anomalies: [Anomaly]) throws {
+                             anomalies: AnomalyRows) throws {
         var provenance = provenance
         provenance.outputs = try summary.files.map { file in
             guard let sha = PreviousOutput.contentSHA256(of: file) else {
@@ -59,7 +59,7 @@ enum SignalOutput {
         object["signal"] = try JSONSerialization.jsonObject(with: encoder.encode(signal))
         // The input's anomalies by code (the table tools list each; a signal file has no table for them).
         var counts: [String: Int] = [:]
-        for anomaly in anomalies { counts[anomaly.code, default: 0] += 1 }
+        try anomalies.forEach { counts[$0.code, default: 0] += 1 }
         object["anomalies"] = counts
         let data = try JSONSerialization.data(withJSONObject: object,
                                               options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])

@@ -67,11 +67,14 @@ public enum CaptureTables {
 
     /// Each event as a row of the shared `anomalies` table (`I_GAP`, severity `info`, for gaps; `W_…` for the rest).
     public static func anomalies(_ events: some Sequence<CaptureEvent>, sourceFile: String) -> [Anomaly] {
-        events.map { event in
-            Anomaly(sourceFile: sourceFile, line: nil, location: String(event.byteOffset), code: event.kind.anomalyCode,
-                    message: message(event),
-                    raw: event.skippedPrefix.isEmpty ? nil : event.skippedPrefix.map(hex).joined())
-        }
+        events.map { anomaly($0, sourceFile: sourceFile) }
+    }
+
+    /// An event as a row of the shared `anomalies` table.
+    public static func anomaly(_ event: CaptureEvent, sourceFile: String) -> Anomaly {
+        Anomaly(sourceFile: sourceFile, line: nil, location: String(event.byteOffset), code: event.kind.anomalyCode,
+                message: message(event),
+                raw: event.skippedPrefix.isEmpty ? nil : event.skippedPrefix.map(hex).joined())
     }
 
     private static func hex(_ byte: UInt8) -> String {
