@@ -70,17 +70,23 @@ public struct FormatOutput {
     /// The run's anomalies for the stderr summary, as in its `anomalies` table: at least every warning and error
     /// (the summary leaves notes out, so a format with very many notes, `bt-decode`'s `I_GAP`, may leave them out
     /// here and make their rows only with the table), and every note too when the run writes a report, which
-    /// counts them.
-    public var anomalies: [Anomaly]
+    /// counts them. Made each time they are walked (``AnomalyRows``): the summary keeps counts and a few rows.
+    public var anomalies: AnomalyRows
     /// Lines for stderr about the run as a whole.
     public var notes: [String]
 
-    /// An output whose batches are made by `batches` as they are written.
-    public init(batches: TableBatches, arrays: [ArrayDataset] = [], anomalies: [Anomaly], notes: [String] = []) {
+    /// An output whose batches are made by `batches` as they are written, and whose anomalies are made each time
+    /// they are walked.
+    public init(batches: TableBatches, arrays: [ArrayDataset] = [], anomalies: AnomalyRows, notes: [String] = []) {
         self.batches = batches
         self.arrays = arrays
         self.anomalies = anomalies
         self.notes = notes
+    }
+
+    /// An output whose batches are made by `batches` as they are written.
+    public init(batches: TableBatches, arrays: [ArrayDataset] = [], anomalies: [Anomaly], notes: [String] = []) {
+        self.init(batches: batches, arrays: arrays, anomalies: AnomalyRows(anomalies), notes: notes)
     }
 
     /// An output whose batches are all made already.

@@ -31,28 +31,30 @@ public struct Diagnostics: Sendable {
     /// `--verbose` by a line per anomaly, `file:line[:location]: severity CODE: message`, at most 20 per code (the
     /// anomalies table keeps them all).
     public func report(_ anomalies: [Anomaly], for source: String) {
+        report(AnomalyTally(anomalies, keepingRows: verbose), for: source)
+    }
+
+    /// As above, from a tally made as the anomalies were walked (with its rows kept for `--verbose`).
+    public func report(_ tally: AnomalyTally, for source: String) {
         if verbose {
-            var shown: [String: Int] = [:]
-            for anomaly in anomalies {
-                shown[anomaly.code, default: 0] += 1
-                guard shown[anomaly.code, default: 0] <= 20 else { continue }
+            for anomaly in tally.rows {
                 let place = [anomaly.line.map(String.init), anomaly.location].compactMap { $0 }.joined(separator: ":")
                 note("\(source)\(place.isEmpty ? "" : ":" + place): \(anomaly.severity.rawValue) \(anomaly.code): \(anomaly.message)")
             }
         }
-        summarize(anomalies, for: source)
+        summarize(tally, for: source)
     }
 
     /// One line per input with each anomaly code and its count, e.g.
     /// `x.bin: 3 I_GAP, 1 W_RESYNC (see the anomalies table)`.
     public func summarize(_ anomalies: [Anomaly], for source: String) {
-        guard !anomalies.isEmpty else { return }
-        var counts: [(String, Int)] = []
-        for anomaly in anomalies {
-            if let index = counts.firstIndex(where: { $0.0 == anomaly.code }) { counts[index].1 += 1 }
-            else { counts.append((anomaly.code, 1)) }
-        }
-        note("\(source): " + counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ") + " (see the anomalies table)")
+        summarize(AnomalyTally(anomalies, keepingRows: false), for: source)
+    }
+
+    /// As above, from a tally.
+    public func summarize(_ tally: AnomalyTally, for source: String) {
+        guard !tally.isEmpty else { return }
+        note("\(source): " + tally.counts.map { "\($0.count) \($0.code)" }.joined(separator: ", ") + " (see the anomalies table)")
     }
 
     static func writeLine(_ text: String) {

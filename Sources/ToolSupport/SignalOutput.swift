@@ -42,7 +42,7 @@ enum SignalOutput {
 
     /// Writes the provenance sidecar: the run's provenance with every file's SHA-256, and the signal's summary.
     static func writeSidecar(_ summary: SignalFileSummary, path: String, provenance: Provenance,
-                             anomalies: [Anomaly]) throws {
+                             anomalies: AnomalyRows) throws {
         var provenance = provenance
         provenance.outputs = try summary.files.map { file in
             guard let sha = PreviousOutput.contentSHA256(of: file) else {
@@ -55,15 +55,67 @@ enum SignalOutput {
         }
         var signal = summary
         signal.files = summary.files.map { FilePath($0).lastComponent?.string ?? $0 }
+        // The annotations (tens of thousands for a long capture) are serialised apart, a group at a time, and put
+        // in the place of a marker: as one object graph they took over a gigabyte for a 10-hour faulty capture.
+        let annotations = signal.annotations
+        signal.annotations = []
         let encoder = JSONEncoder()
-        object["signal"] = try JSONSerialization.jsonObject(with: encoder.encode(signal))
+        guard var signalObject = try JSONSerialization.jsonObject(with: encoder.encode(signal)) as? [String: Any] else {
+            throw TableOutputError.cannotCreate(path: sidecar(of: path), reason: "signal summary is not a JSON object")
+        }
+        if !annotations.isEmpty { signalObject["annotations"] = annotationsMarker }
+        object["signal"] = signalObject
         // The input's anomalies by code (the table tools list each; a signal file has no table for them).
         var counts: [String: Int] = [:]
-        for anomaly in anomalies { counts[anomaly.code, default: 0] += 1 }
+        try anomalies.forEach { counts[$0.code, default: 0] += 1 }
         object["anomalies"] = counts
-        let data = try JSONSerialization.data(withJSONObject: object,
-                                              options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        var data = try JSONSerialization.data(withJSONObject: object, options: jsonOptions)
+        if !annotations.isEmpty { data = try spliceAnnotations(annotations, into: data, path: sidecar(of: path)) }
         try AtomicFile.write(data + Data("\n".utf8), to: sidecar(of: path))
+    }
+
+    private static let jsonOptions: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    /// Stands for the annotations array in the serialised sidecar until ``spliceAnnotations(_:into:path:)``.
+    private static let annotationsMarker = "brainbatch-annotations-marker"
+    /// Annotations serialised at once.
+    private static let annotationGroup = 1_000
+
+    /// `document` with the marker replaced by `annotations` as pretty-printed JSON: the same text as when the array
+    /// was serialised in its place (each group serialised on its own as an array, its elements indented to the
+    /// marker's depth).
+    private static func spliceAnnotations(_ annotations: [SignalAnnotation], into document: Data,
+                                          path: String) throws -> Data {
+        let marker = Data(("\"" + annotationsMarker + "\"").utf8)
+        guard let range = document.range(of: marker) else {
+            throw TableOutputError.cannotCreate(path: path, reason: "the annotations marker is missing")
+        }
+        let lineStart = document[..<range.lowerBound].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let depth = document[lineStart...].prefix { $0 == UInt8(ascii: " ") }.count
+        let indent = Data(repeating: UInt8(ascii: " "), count: depth)
+        var result = Data(document[..<range.lowerBound])
+        result.append(contentsOf: "[\n".utf8)
+        let encoder = JSONEncoder()
+        for start in stride(from: 0, to: annotations.count, by: annotationGroup) {
+            let group = Array(annotations[start..<min(annotations.count, start + annotationGroup)])
+            let text = try JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: encoder.encode(group)),
+                                                  options: jsonOptions)
+            // "[\n" + elements at two spaces + "\n]": the elements, each line indented by the marker's depth.
+            guard text.count >= 4 else { continue }
+            if start > 0 { result.append(contentsOf: ",\n".utf8) }
+            let elements = text[(text.startIndex + 2)..<(text.endIndex - 2)]
+            var line = elements.startIndex
+            while line < elements.endIndex {
+                let end = elements[line...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? elements.endIndex
+                result.append(indent)
+                result.append(elements[line..<end])
+                line = end
+            }
+        }
+        result.append(UInt8(ascii: "\n"))
+        result.append(indent)
+        result.append(UInt8(ascii: "]"))
+        result.append(document[range.upperBound...])
+        return result
     }
 }
 

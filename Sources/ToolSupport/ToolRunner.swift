@@ -122,7 +122,7 @@ public struct ToolRunner {
                 var written = tally.summaries
                 if case .csvFile(_, let table) = destination { written = written.filter { $0.name == table } }
                 let page = RunReport(provenance: provenance, output: output.output, tables: written,
-                                     anomalies: result.anomalies,
+                                     anomalies: result.anomalies.all,
                                      failures: failures.map { (input: $0.0, message: $0.1.message) },
                                      formatPage: reporter(parsed, result))
                 try output.checkReport(path, destination: destination, inputs: inputs)
@@ -136,12 +136,17 @@ public struct ToolRunner {
     /// (with `--verbose`, a line per anomaly first); notes stay in the anomalies table. Then the run's notes.
     func reportAnomalies(_ output: FormatOutput) {
         var order: [String] = []
-        var bySource: [String: [Anomaly]] = [:]
-        for anomaly in output.anomalies where anomaly.severity != .info {
-            if bySource[anomaly.sourceFile] == nil { order.append(anomaly.sourceFile) }
-            bySource[anomaly.sourceFile, default: []].append(anomaly)
+        var tallies: [String: AnomalyTally] = [:]
+        // Cannot throw: the body does not.
+        try? output.anomalies.forEach { anomaly in
+            guard anomaly.severity != .info else { return }
+            if tallies[anomaly.sourceFile] == nil {
+                order.append(anomaly.sourceFile)
+                tallies[anomaly.sourceFile] = AnomalyTally(keepingRows: diagnostics.verbose)
+            }
+            tallies[anomaly.sourceFile]?.add(anomaly)
         }
-        for source in order { diagnostics.report(bySource[source] ?? [], for: source) }
+        for source in order { diagnostics.report(tallies[source] ?? AnomalyTally(keepingRows: false), for: source) }
         for line in output.notes { diagnostics.note(line) }
     }
 

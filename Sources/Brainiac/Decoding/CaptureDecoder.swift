@@ -10,7 +10,16 @@ public struct CaptureDecoder {
     public let fileSize: Int
 
     /// Events so far, in file order.
-    public private(set) var events: [CaptureEvent] = []
+    public var events: CaptureEventLog {
+        var all = log
+        for event in held { all.append(event) }
+        return all
+    }
+    /// The events whose rows are complete.
+    private var log = CaptureEventLog()
+    /// The events since the last committed packet: those waiting for the next sample (`pendingEvents`), and any
+    /// after them, which must follow them in the log.
+    private var held: [CaptureEvent] = []
     /// Segments so far, the last one still growing until ``finish()``.
     public private(set) var segments: [CaptureSegment] = []
 
@@ -29,7 +38,7 @@ public struct CaptureDecoder {
     // State of the current segment.
     private var lastCommitted: (order: UInt16, sampleIndex: Int, values: SIMD4<Double>)?
     private var counter = 0
-    private var pendingEvents: [Int] = []   // indices of events waiting for the next sample
+    private var pendingEvents: [Int] = []   // indices in `held` of events waiting for the next sample
     private var discontinuityPending = false
 
     public init(fileSize: Int, options: CaptureDecoderOptions) throws(CaptureDecodingError) {
@@ -162,9 +171,9 @@ public struct CaptureDecoder {
             }
             if found {
                 if q > 0 {
-                    events.append(CaptureEvent(kind: .leadingBytes, segment: 0, byteOffset: 0, byteCount: q,
+                    held.append(CaptureEvent(kind: .leadingBytes, segment: 0, byteOffset: 0, byteCount: q,
                                                nextOrder: order(q), skippedPrefix: bytes(0, min(q, 100))))
-                    pendingEvents.append(events.count - 1)
+                    pendingEvents.append(held.count - 1)
                 }
                 startSegment(at: q)
                 segments[0].skippedBytes += q
@@ -185,7 +194,7 @@ public struct CaptureDecoder {
             commit(c)
             let tail = fileSize - r
             if tail > 0 {
-                events.append(CaptureEvent(kind: .truncatedTail, segment: segments.count - 1, byteOffset: r,
+                held.append(CaptureEvent(kind: .truncatedTail, segment: segments.count - 1, byteOffset: r,
                                            byteCount: tail, lastOrder: lastCommitted?.order,
                                            skippedPrefix: bytes(r, min(tail, 100))))
                 segments[segments.count - 1].truncatedTailBytes += tail
@@ -204,9 +213,9 @@ public struct CaptureDecoder {
             guard let trusted = trusted(r) else { return false }
             if trusted {
                 commit(c)
-                events.append(CaptureEvent(kind: .gap, segment: segments.count - 1, byteOffset: r, byteCount: 0,
+                held.append(CaptureEvent(kind: .gap, segment: segments.count - 1, byteOffset: r, byteCount: 0,
                                            lastOrder: oc, nextOrder: or, lostPackets: lost))
-                pendingEvents.append(events.count - 1)
+                pendingEvents.append(held.count - 1)
                 noteLost(lost)
                 phase = .follow(candidate: r)
                 return true
@@ -295,7 +304,7 @@ public struct CaptureDecoder {
             // No chain: drop c, the rest is an unsynchronised tail.
             guard available >= fileSize else { phase = .resync(candidate: c, scan: q); return false }
             let count = fileSize - c
-            events.append(CaptureEvent(kind: .unsyncedTail, segment: segments.count - 1, byteOffset: c,
+            held.append(CaptureEvent(kind: .unsyncedTail, segment: segments.count - 1, byteOffset: c,
                                        byteCount: count, lastOrder: lastCommitted?.order,
                                        skippedPrefix: bytes(c, min(count, 100))))
             segments[segments.count - 1].skippedBytes += count
@@ -318,10 +327,10 @@ public struct CaptureDecoder {
                 if delta == options.orderStep { lost = 0 } else { lost = options.plausibleGap(delta) }
             }
             let segment = segments.count - 1
-            events.append(CaptureEvent(kind: .resync, segment: segment, byteOffset: c, byteCount: count,
+            held.append(CaptureEvent(kind: .resync, segment: segment, byteOffset: c, byteCount: count,
                                        lastOrder: last, nextOrder: next, lostPackets: lost,
                                        skippedPrefix: bytes(c, min(count, 100))))
-            pendingEvents.append(events.count - 1)
+            pendingEvents.append(held.count - 1)
             segments[segment].skippedBytes += count
             if let lost {
                 noteLost(lost)
@@ -340,9 +349,9 @@ public struct CaptureDecoder {
 
     private mutating func markDiscontinuity(at q: Int, lastOrder: UInt16?, nextOrder: UInt16) {
         let newSegment = options.splitSegments ? segments.count : segments.count - 1
-        events.append(CaptureEvent(kind: .discontinuity, segment: newSegment, byteOffset: q, byteCount: 0,
+        held.append(CaptureEvent(kind: .discontinuity, segment: newSegment, byteOffset: q, byteCount: 0,
                                    lastOrder: lastOrder, nextOrder: nextOrder))
-        pendingEvents.append(events.count - 1)
+        pendingEvents.append(held.count - 1)
         discontinuityPending = true
     }
 
@@ -381,11 +390,13 @@ public struct CaptureDecoder {
         }
         if options.gaps == .fill { counter = sampleIndex }
         for index in pendingEvents {
-            events[index].counter = counter
-            events[index].sampleIndex = sampleIndex
-            events[index].segment = segment
+            held[index].counter = counter
+            held[index].sampleIndex = sampleIndex
+            held[index].segment = segment
         }
         pendingEvents.removeAll()
+        for event in held { log.append(event) }
+        held.removeAll(keepingCapacity: true)
         appendSamples(of: packet, nanovolts: (valuesA, valuesB), segment: segment, sampleIndex: sampleIndex,
                       followsGap: followsGap)
         segments[segment].packets += 1

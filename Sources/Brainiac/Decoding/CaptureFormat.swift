@@ -43,7 +43,8 @@ public struct CaptureFormat: StreamingInputFormat {
     /// One decoded capture: what the tables after the samples need.
     public struct Decoded: Sendable {
         public var sourceFile: String
-        public var events: [CaptureEvent]
+        /// Its events (the `gaps` rows), compactly.
+        public var events: CaptureEventLog
         public var recordings: Table
         /// One line: packets, samples, lost samples, wraps, byte order, segments.
         public var summary: String
@@ -103,13 +104,16 @@ public struct CaptureFormat: StreamingInputFormat {
     /// The per-capture tables, each made in slices of ``TableBatchJoiner/rows`` as it is written: a long faulty
     /// capture has tens of thousands of gaps, whose `gaps` and `anomalies` rows are never all made at once.
     /// The stderr summary gets the warnings only: the `I_GAP` notes, nearly every row, are left out of it anyway.
-    /// A run with `--report` hands every anomaly on, notes too: the report counts them by code.
+    /// A run with `--report` hands every anomaly on, notes too: the report counts them by code. Their rows too are
+    /// made from the events each time they are walked, never all held.
     public func tables(_ parsed: [Decoded]) -> FormatOutput {
         let gathersReport = gathersReport
-        let warnings = parsed.flatMap { decoded in
-            CaptureTables.anomalies(gathersReport ? decoded.events
-                                        : decoded.events.filter { $0.kind.anomalyCode.severity != .info },
-                                    sourceFile: decoded.sourceFile)
+        let warnings = AnomalyRows { body in
+            for decoded in parsed {
+                for event in decoded.events where gathersReport || event.kind.anomalyCode.severity != .info {
+                    try body(CaptureTables.anomaly(event, sourceFile: decoded.sourceFile))
+                }
+            }
         }
         let analysis = options.analysis
         let sourceFileWidth = sourceFileWidth
@@ -123,16 +127,17 @@ public struct CaptureFormat: StreamingInputFormat {
             } else {
                 for decoded in parsed { try emit(decoded.recordings) }
                 for decoded in parsed {
-                    for rows in TableBatchJoiner.slices(of: decoded.events.count) {
-                        try emit(CaptureTables.gaps(Array(decoded.events[rows]), sourceFile: decoded.sourceFile))
+                    try decoded.events.forEachSlice(of: TableBatchJoiner.rows) { events in
+                        try emit(CaptureTables.gaps(events, sourceFile: decoded.sourceFile))
                     }
                 }
             }
             var anomalies = TableBatchJoiner(first: .anomalies([]))
             for decoded in parsed {
-                for rows in TableBatchJoiner.slices(of: decoded.events.count) where !rows.isEmpty {
-                    try anomalies.add(.anomalies(CaptureTables.anomalies(Array(decoded.events[rows]),
-                                                                         sourceFile: decoded.sourceFile)), emit: emit)
+                try decoded.events.forEachSlice(of: TableBatchJoiner.rows) { events in
+                    guard !events.isEmpty else { return }
+                    try anomalies.add(.anomalies(CaptureTables.anomalies(events, sourceFile: decoded.sourceFile)),
+                                      emit: emit)
                 }
             }
             try anomalies.finish(emit: emit)
@@ -159,7 +164,7 @@ public struct CaptureFormat: StreamingInputFormat {
             let recordings = CaptureTables.recordings(stream.segments, sourceFile: input.path, byteOrder: order,
                                                       scoreLE: finite(decision?.scoreLE),
                                                       scoreMixed: finite(decision?.scoreMixed))
-            return Decoded(sourceFile: input.path, events: stream.events, recordings: recordings,
+            return Decoded(sourceFile: input.path, events: stream.eventLog, recordings: recordings,
                            summary: Self.summaryLine(input.path, stream.segments, order))
         } catch let error as CaptureDecodingError {
             throw CaptureInputError(path: input.path, error: error)

@@ -47,7 +47,9 @@ public struct CaptureStream {
     }
 
     /// Gap, resync, discontinuity and skipped-range events, in file order.
-    public var events: [CaptureEvent] { started ? decoder.events : [] }
+    public var eventLog: CaptureEventLog { started ? decoder.events : CaptureEventLog() }
+    /// The same events as an array (for small captures and tests).
+    public var events: [CaptureEvent] { Array(eventLog) }
     /// The segments found.
     public var segments: [CaptureSegment] { started ? decoder.segments : [] }
     /// The decoder options in force (with the byte order chosen).

@@ -7,7 +7,7 @@ public enum CaptureTables {
     public static let names = ["recordings", "samples", "gaps", "anomalies"]
 
     /// The `gaps` table: one row per event.
-    public static func gaps(_ events: [CaptureEvent], sourceFile: String) -> Table {
+    public static func gaps(_ events: some Collection<CaptureEvent>, sourceFile: String) -> Table {
         Table("gaps", [
             .string("source_file", events.map { _ in sourceFile }, description: "the input path as given"),
             .int32("segment", events.map(\.segment), description: "0-based segment the event belongs to"),
@@ -66,12 +66,15 @@ public enum CaptureTables {
     }
 
     /// Each event as a row of the shared `anomalies` table (`I_GAP`, severity `info`, for gaps; `W_…` for the rest).
-    public static func anomalies(_ events: [CaptureEvent], sourceFile: String) -> [Anomaly] {
-        events.map { event in
-            Anomaly(sourceFile: sourceFile, line: nil, location: String(event.byteOffset), code: event.kind.anomalyCode,
-                    message: message(event),
-                    raw: event.skippedPrefix.isEmpty ? nil : event.skippedPrefix.map(hex).joined())
-        }
+    public static func anomalies(_ events: some Sequence<CaptureEvent>, sourceFile: String) -> [Anomaly] {
+        events.map { anomaly($0, sourceFile: sourceFile) }
+    }
+
+    /// An event as a row of the shared `anomalies` table.
+    public static func anomaly(_ event: CaptureEvent, sourceFile: String) -> Anomaly {
+        Anomaly(sourceFile: sourceFile, line: nil, location: String(event.byteOffset), code: event.kind.anomalyCode,
+                message: message(event),
+                raw: event.skippedPrefix.isEmpty ? nil : event.skippedPrefix.map(hex).joined())
     }
 
     private static func hex(_ byte: UInt8) -> String {
