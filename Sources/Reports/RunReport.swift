@@ -23,12 +23,12 @@ public struct RunReport: Sendable {
     /// The `-o` path.
     public var output: String
     public var tables: [TableSummary]
-    public var anomalies: [Anomaly]
+    public var anomalies: AnomalySummary
     /// Inputs that failed under `--keep-going`, with their message.
     public var failures: [(input: String, message: String)]
     public var formatPage: ReportPage
 
-    public init(provenance: Provenance, output: String, tables: [TableSummary], anomalies: [Anomaly],
+    public init(provenance: Provenance, output: String, tables: [TableSummary], anomalies: AnomalySummary,
                 failures: [(input: String, message: String)], formatPage: ReportPage) {
         self.provenance = provenance
         self.output = output
@@ -52,9 +52,14 @@ public struct RunReport: Sendable {
                                    lead: formatPage.title)
     }
 
-    private func count(_ severity: AnomalySeverity) -> Int {
-        anomalies.reduce(0) { $0 + ($1.severity == severity ? 1 : 0) }
+    /// A report of every row of `anomalies` (for a run whose rows are all made anyway, and tests).
+    public init(provenance: Provenance, output: String, tables: [TableSummary], anomalies: [Anomaly],
+                failures: [(input: String, message: String)], formatPage: ReportPage) {
+        self.init(provenance: provenance, output: output, tables: tables, anomalies: AnomalySummary(anomalies),
+                  failures: failures, formatPage: formatPage)
     }
+
+    private func count(_ severity: AnomalySeverity) -> Int { anomalies.total(severity) }
 
     func runSection() -> ReportSection {
         var blocks: [ReportBlock] = [.facts([
@@ -84,9 +89,9 @@ public struct RunReport: Sendable {
         // Counts by input, severity and code, inputs in the order seen, errors first.
         var order: [String] = []
         var counts: [String: [String: (AnomalySeverity, Int)]] = [:]
-        for anomaly in anomalies {
-            if counts[anomaly.sourceFile] == nil { order.append(anomaly.sourceFile); counts[anomaly.sourceFile] = [:] }
-            counts[anomaly.sourceFile]![anomaly.code, default: (anomaly.severity, 0)].1 += 1
+        for entry in anomalies.counts {
+            if counts[entry.input] == nil { order.append(entry.input); counts[entry.input] = [:] }
+            counts[entry.input]![entry.code] = (entry.severity, entry.count)
         }
         let rank: [AnomalySeverity: Int] = [.error: 0, .warning: 1, .info: 2]
         var rows: [[String]] = [], classes: [String?] = []
@@ -105,11 +110,7 @@ public struct RunReport: Sendable {
         // The first errors and warnings, without copying every row (a 10-hour capture has tens of thousands of notes).
         let seriousCount = count(.error) + count(.warning)
         if seriousCount > 0 {
-            var shown: [Anomaly] = []
-            for anomaly in anomalies where anomaly.severity != .info {
-                shown.append(anomaly)
-                if shown.count == Self.anomalyRowsShown { break }
-            }
+            let shown = anomalies.firstSerious
             let list = ReportTable(
                 header: ["input", "line", "location", "code", "message"],
                 rows: shown.map { [$0.sourceFile, $0.line.map(String.init) ?? "", $0.location ?? "", $0.code, $0.message] },

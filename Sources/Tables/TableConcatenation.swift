@@ -39,19 +39,23 @@ public struct TableBatchJoiner {
     /// Rows per batch: the longest HDF5 chunk (so that chunks come out as when a table is written at once).
     public static let rows = 65_536
 
+    /// Rows per batch of this joiner: ``rows`` unless a table's rows are so bulky that fewer make a batch.
+    public let batchRows: Int
     private var pending: [Table] = []
     private var pendingRows = 0
 
-    /// A joiner whose first batch starts with `first` (a table's empty batch, which gives it its columns).
-    public init(first: Table? = nil) {
+    /// A joiner whose first batch starts with `first` (a table's empty batch, which gives it its columns), handing
+    /// on batches of at least `batchRows` rows.
+    public init(first: Table? = nil, batchRows: Int = TableBatchJoiner.rows) {
+        self.batchRows = max(1, batchRows)
         if let first { pending = [first] }
     }
 
-    /// Adds a batch; hands on a joined batch once ``rows`` rows are waiting.
+    /// Adds a batch; hands on a joined batch once ``batchRows`` rows are waiting.
     public mutating func add(_ table: Table, emit: (Table) throws -> Void) rethrows {
         pending.append(table)
         pendingRows += table.rowCount
-        if pendingRows >= Self.rows { try flush(emit) }
+        if pendingRows >= batchRows { try flush(emit) }
     }
 
     /// Hands on what is still waiting.

@@ -121,8 +121,10 @@ public struct ToolRunner {
                 let destination = try output.destination(tableNames: format.tableNames)
                 var written = tally.summaries
                 if case .csvFile(_, let table) = destination { written = written.filter { $0.name == table } }
+                var anomalies = AnomalySummary()
+                try result.anomalies.forEach { anomalies.add($0) }
                 let page = RunReport(provenance: provenance, output: output.output, tables: written,
-                                     anomalies: result.anomalies.all,
+                                     anomalies: anomalies,
                                      failures: failures.map { (input: $0.0, message: $0.1.message) },
                                      formatPage: reporter(parsed, result))
                 try output.checkReport(path, destination: destination, inputs: inputs)

@@ -101,7 +101,14 @@ public struct CaptureFormat: StreamingInputFormat {
 
     public func summary(of parsed: Decoded) -> String? { parsed.summary }
 
-    /// The per-capture tables, each made in slices of ``TableBatchJoiner/rows`` as it is written: a long faulty
+    /// Rows per batch of the `gaps` and `anomalies` tables: a quarter of ``TableBatchJoiner/rows``. An
+    /// `anomalies` row holds its message as text, and the writer has a few batches in hand at once (one made, one
+    /// compressed on every core); at 65,536 rows a 10-hour capture with the worst faults (294,296 gaps) peaked at
+    /// 94 MB, at 16,384 at 56 MB, under the 64 MB bt-decode keeps to whatever the faults. The HDF5 chunks of
+    /// these two tables hold as many rows (the first batch sets them).
+    public static let eventBatchRows = 16_384
+
+    /// The per-capture tables, each made in slices of ``eventBatchRows`` as it is written: a long faulty
     /// capture has tens of thousands of gaps, whose `gaps` and `anomalies` rows are never all made at once.
     /// The stderr summary gets the warnings only: the `I_GAP` notes, nearly every row, are left out of it anyway.
     /// A run with `--report` hands every anomaly on, notes too: the report counts them by code. Their rows too are
@@ -127,14 +134,14 @@ public struct CaptureFormat: StreamingInputFormat {
             } else {
                 for decoded in parsed { try emit(decoded.recordings) }
                 for decoded in parsed {
-                    try decoded.events.forEachSlice(of: TableBatchJoiner.rows) { events in
+                    try decoded.events.forEachSlice(of: Self.eventBatchRows) { events in
                         try emit(CaptureTables.gaps(events, sourceFile: decoded.sourceFile))
                     }
                 }
             }
-            var anomalies = TableBatchJoiner(first: .anomalies([]))
+            var anomalies = TableBatchJoiner(first: .anomalies([]), batchRows: Self.eventBatchRows)
             for decoded in parsed {
-                try decoded.events.forEachSlice(of: TableBatchJoiner.rows) { events in
+                try decoded.events.forEachSlice(of: Self.eventBatchRows) { events in
                     guard !events.isEmpty else { return }
                     try anomalies.add(.anomalies(CaptureTables.anomalies(events, sourceFile: decoded.sourceFile)),
                                       emit: emit)
