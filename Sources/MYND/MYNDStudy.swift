@@ -94,15 +94,16 @@ public struct MYNDStudy: Sendable {
 
     /// The tables of ``tables(definitions:dateOrder:)`` as batches: the `samples` table in batches of
     /// ``RecordingTables/sampleBatchRows`` rows, each made (its samples read from where the recordings keep them)
-    /// only when the output takes it; the other tables are made here, at once (they are small).
+    /// only when the output takes it, and not at all by a walk that does not want it; the other tables are made here, at once (they are small).
     public func output(definitions: DefinitionSet?, dateOrder: DateOrder?) -> (batches: TableBatches, anomalies: [Anomaly]) {
         let (tables, anomalies) = tablesBeforeSamples(definitions: definitions, dateOrder: dateOrder)
         let recordings = recordings
-        return (TableBatches { emit in
+        return (TableBatches(wanting: { wanted, emit in
             for table in tables { try emit(table) }
-            try RecordingTables.sampleBatches(recordings, emit)
+            // Made only when wanted: a report's walk or a single other CSV table reads no samples back.
+            if wanted("samples") { try RecordingTables.sampleBatches(recordings, emit) }
             try emit(Table.anomalies(anomalies))
-        }, anomalies)
+        }), anomalies)
     }
 
     /// The tables before `samples` (answers … quality_summary) and the run's anomalies.

@@ -74,7 +74,7 @@ public struct ToolRunner {
             if output.report != nil && reporter == nil {
                 throw TableOutputError.usage("--report: \(diagnostics.tool) draws no report")
             }
-            _ = try output.destination(tableNames: format.tableNames)
+            let destination = try output.destination(tableNames: format.tableNames)
             let sources = try InputFolder.expand(inputs, walkingFolders: format.readsFolders)
             let found = sources.map(\.path) == inputs ? [] : sources.map(\.path)
             let lock = try output.checkDestination(tableNames: format.tableNames, inputs: inputs, found: found)
@@ -108,8 +108,10 @@ public struct ToolRunner {
             try sideOutput?.check(parsed)
             if out == nil { out = try output.open(tableNames: format.tableNames, inputs: inputs, lock: lock) }
             guard let out else { return }
-            // Each batch is made as it is written and freed before the next is made.
-            try result.batches.forEach { table in
+            // Each batch is made as it is written and freed before the next is made; a single CSV table's output
+            // leaves the other tables unmade where the format can (its writer would drop them).
+            let wanted: (String) -> Bool = if case .csvFile(_, let table) = destination { { $0 == table } } else { { _ in true } }
+            try result.batches.forEach(where: wanted) { table in
                 if output.report != nil { tally.add(table) }
                 try out.write(table)
             }
@@ -118,7 +120,6 @@ public struct ToolRunner {
             try out.commit(provenance: provenance)
             try sideOutput?.write(parsed, provenance: provenance)
             if let path = output.report, let reporter {
-                let destination = try output.destination(tableNames: format.tableNames)
                 var written = tally.summaries
                 if case .csvFile(_, let table) = destination { written = written.filter { $0.name == table } }
                 let page = RunReport(provenance: provenance, output: output.output, tables: written,

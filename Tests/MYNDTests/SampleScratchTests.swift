@@ -75,4 +75,23 @@ struct SampleScratchTests {
         let target = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(scratch.fileDescriptor)")
         #expect(target.hasSuffix(" (deleted)"), "\(target)")
     }
+
+    @Test("The run's batches: samples in batches after quality_summary; a walk that does not want them gets none")
+    func studyBatches() throws {
+        var study = MYNDStudy()
+        for analysis in try analyses() { study.add(.recording(analysis)) }
+        let output = study.output(definitions: nil, dateOrder: nil).batches
+        var names: [String] = []
+        var rows = 0
+        try output.forEach { table in
+            names.append(table.name)
+            if table.name == "samples" { rows += table.rowCount }
+        }
+        #expect(names.filter { $0 != "samples" } == MYNDStudy.tableNames.filter { $0 != "samples" })
+        #expect(names.firstIndex(of: "samples") == names.firstIndex(of: "quality_summary").map { $0 + 1 })
+        #expect(rows == study.recordings.map(\.sampleFrames).reduce(0, +))
+        var wanted: [String] = []
+        try output.forEach(where: { $0 != "samples" }) { wanted.append($0.name) }
+        #expect(wanted == MYNDStudy.tableNames.filter { $0 != "samples" })
+    }
 }
