@@ -28,7 +28,11 @@ public struct MYNDFormat: InputFormat {
     public func read(_ input: InputSource) throws -> MYNDStudy.Item {
         let item = try readKeepingSamples(input)
         guard case .recording(var analysis) = item else { return item }
-        try analysis.moveSamples(to: sampleScratch)
+        do throws(ScratchError) { try analysis.moveSamples(to: sampleScratch) } catch {
+            var named = error
+            named.file = input.path
+            throw named
+        }
         return .recording(analysis)
     }
 
@@ -111,7 +115,7 @@ public struct MYNDProtocolCheck: InputFormat {
 }
 
 extension ScratchError: ReportableError {
-    /// 74: writing failed midway, through no fault of the input.
+    /// 74: writing failed midway, through no fault of the input (so `--keep-going` does not go on).
     public var exitCode: SysExit { .ioError }
     public var message: String { description }
 }

@@ -115,12 +115,15 @@ public struct StoredSamples: Sendable {
     public let channelCount: Int
 }
 
-/// The scratch file cannot be made or written (a full disk, a folder that is not writable).
+/// The scratch file cannot be made or written (a full disk, a folder that is not writable): exit 74, and the run
+/// ends (it is no fault of the input).
 public struct ScratchError: Error, Equatable, CustomStringConvertible {
     public var folder: String
     public var reason: String
+    /// The recording whose samples were to be kept, once known.
+    public var file: String?
     public var description: String {
-        "cannot keep the recordings' samples in a scratch file in \(folder) until they are written (\(reason)); "
-            + "set TMPDIR to a folder with space"
+        (file.map { "\($0): " } ?? "") + "cannot keep the samples until the tables are written: a scratch file in "
+            + "\(folder) failed (\(reason)); set TMPDIR to a folder with space"
     }
 }

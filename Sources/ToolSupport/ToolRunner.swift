@@ -148,8 +148,9 @@ public struct ToolRunner {
 
     /// Calls `body` for each input. A data error on an input that looks like another tool's file says which tool
     /// reads it. Without `--keep-going` the first failure ends the run; with it, the rest go on and the failures
-    /// are returned for ``finish(failures:)``. An output error always ends the run: it is no fault of the input
-    /// at hand (with a background writer it may even come from an earlier input's rows).
+    /// are returned for ``finish(failures:)``. An output error, or any other error of writing midway (exit 74, e.g.
+    /// a full scratch folder), always ends the run: it is no fault of the input at hand (with a background writer
+    /// it may even come from an earlier input's rows).
     public func forEachInput(_ inputs: [String], progress: ProgressBar? = nil,
                              _ body: (String) throws -> Void) throws -> [(String, ReportableError)] {
         var failures: [(String, ReportableError)] = []
@@ -157,6 +158,9 @@ public struct ToolRunner {
             do {
                 try body(input)
             } catch let error as TableOutputError {
+                progress?.finish()
+                throw error
+            } catch let error as ReportableError where error.exitCode == .ioError {
                 progress?.finish()
                 throw error
             } catch let error as ReportableError {

@@ -94,4 +94,14 @@ struct SampleScratchTests {
         try output.forEach(where: { $0 != "samples" }) { wanted.append($0.name) }
         #expect(wanted == MYNDStudy.tableNames.filter { $0 != "samples" })
     }
+
+    @Test("A scratch folder that cannot be written: one line naming the file, exit 74, nothing written, even with --keep-going")
+    func scratchFails() throws {
+        let out = TestSupport.temporaryFolder().appendingPathComponent("x.h5").path
+        let result = try TestSupport.run("/usr/bin/env", ["TMPDIR=/nonexistent/scratch", TestSupport.executable("mynd-parse"),
+                                                          path, "-o", out, "--keep-going"])
+        #expect(result.status == 74)
+        #expect(result.stderr == "mynd-parse: error: \(path): cannot keep the samples until the tables are written: a scratch file in /nonexistent/scratch failed (No such file or directory); set TMPDIR to a folder with space\n")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
 }
