@@ -171,7 +171,10 @@ public final class HDF5ChunkAppender {
             var start = 0
             while start < buffer.count {
                 var end = start + 1
-                while end < buffer.count && same(start, end) { end += 1 }
+                // Each row against the one before it (equality is transitive), not against the run's first: a run
+                // may join equal values of different storage (a subject's UUID in each of its recordings), and
+                // then every later row would be compared byte by byte.
+                while end < buffer.count && same(end - 1, end) { end += 1 }
                 runs.append(start..<end)
                 start = end
             }

@@ -20,7 +20,24 @@ public struct MYNDFormat: InputFormat {
         self.recordingReader = recordingReader
     }
 
+    /// Where the recordings read keep their samples until the `samples` table is written: one recording's
+    /// samples are in memory at a time, not every recording's.
+    public let sampleScratch = SampleScratch()
+
+    /// Reads one input; a recording's samples go to ``sampleScratch``.
     public func read(_ input: InputSource) throws -> MYNDStudy.Item {
+        let item = try readKeepingSamples(input)
+        guard case .recording(var analysis) = item else { return item }
+        do throws(ScratchError) { try analysis.moveSamples(to: sampleScratch) } catch {
+            var named = error
+            named.file = input.path
+            throw named
+        }
+        return .recording(analysis)
+    }
+
+    /// Reads one input; a recording keeps its samples in memory (a signal file is written from them at once).
+    func readKeepingSamples(_ input: InputSource) throws -> MYNDStudy.Item {
         if let folder = input.folder, MYNDFileName(path: input.path) == nil {
             return MYNDStudy.setAside(input.path, "not a MYND result or recording name (in folder \(folder))")
         }
@@ -34,10 +51,10 @@ public struct MYNDFormat: InputFormat {
         if study.questionnaires.isEmpty && study.recordings.isEmpty {
             throw MYNDError.nothingToRead(setAside: study.setAside)
         }
-        let (tables, anomalies) = study.tables(definitions: definitions, dateOrder: options.dateOrder)
+        let (batches, anomalies) = study.output(definitions: definitions, dateOrder: options.dateOrder)
         let setAside = study.setAside.count
         let notes = setAside == 0 ? [] : ["\(setAside) file\(setAside == 1 ? "" : "s") set aside (I_IGNORED rows of the anomalies table)"]
-        return FormatOutput(tables: tables, anomalies: anomalies, notes: notes)
+        return FormatOutput(batches: batches, anomalies: anomalies, notes: notes)
     }
 }
 
@@ -73,8 +90,13 @@ public struct MYNDProtocolCheck: InputFormat {
             return Parsed(file: FolderFile(path: input.path, keyID: keyID))
         }
         if name.encrypted { return Parsed(file: FolderFile(path: input.path)) }
-        let item = try MYNDStudy.read(path: input.path, data: data, options: options.analysis,
+        var item = try MYNDStudy.read(path: input.path, data: data, options: options.analysis,
                                       recordingReader: recordingReader)
+        // A protocol check writes no samples table: the samples are not kept.
+        if case .recording(var analysis) = item {
+            analysis.dropSamples()
+            item = .recording(analysis)
+        }
         return Parsed(file: FolderFile(path: input.path), content: item)
     }
 
@@ -83,13 +105,19 @@ public struct MYNDProtocolCheck: InputFormat {
                                                         protocol: studyProtocol)
         var content = MYNDStudy(options: options.analysis, recordingReader: recordingReader)
         parsed.compactMap(\.content).forEach { content.add($0) }
-        let all = anomalies + content.tables(definitions: nil, dateOrder: options.dateOrder).anomalies
+        let all = anomalies + content.output(definitions: nil, dateOrder: options.dateOrder).anomalies
         let count = { (status: String) in rows.filter { $0.status == status }.count }
         let summary = "\(folder): \(count("complete")) complete, \(count("missing") + count("partial")) missing or "
             + "partial, \(count("extra")) extra of \(studyProtocol.slots.count) slots in \(studyProtocol.name)"
         return FormatOutput(tables: [CompletenessCheck.table(folder: folder, rows: rows), .anomalies(all)],
                             anomalies: all, notes: [summary])
     }
+}
+
+extension ScratchError: ReportableError {
+    /// 74: writing failed midway, through no fault of the input (so `--keep-going` does not go on).
+    public var exitCode: SysExit { .ioError }
+    public var message: String { description }
 }
 
 extension MYNDError: ReportableError {

@@ -6,7 +6,7 @@ import Tables
 /// with the `events` table's onset, duration and `trial_type` (`<condition or welcome/goodbye>/<phase>`).
 extension MYNDFormat: SignalExportingFormat {
     public func readSignal(_ input: InputSource, into sink: SignalSink) throws -> MYNDStudy.Item {
-        let item = try read(input)
+        let item = try readKeepingSamples(input)
         guard case .recording(let analysis) = item else {
             throw NoSignalError(path: input.path, reason: "not a MYND recording (r_*.hdf)")
         }

@@ -85,8 +85,29 @@ public struct MYNDStudy: Sendable {
     }
 
     /// The tables of spec §8 (answers, recordings, events, epochs, band_power, quality, quality_summary,
-    /// anomalies), every one present even when empty, and the anomalies of the last table as values.
+    /// samples, anomalies), every one present even when empty, and the anomalies of the last table as values.
+    /// The `samples` table whole: a run writes ``output(definitions:dateOrder:)``'s batches instead.
     public func tables(definitions: DefinitionSet?, dateOrder: DateOrder?) -> (tables: [Table], anomalies: [Anomaly]) {
+        let (tables, anomalies) = tablesBeforeSamples(definitions: definitions, dateOrder: dateOrder)
+        return (tables + [RecordingTables.samples(recordings), Table.anomalies(anomalies)], anomalies)
+    }
+
+    /// The tables of ``tables(definitions:dateOrder:)`` as batches: the `samples` table in batches of
+    /// ``RecordingTables/sampleBatchRows`` rows, each made (its samples read from where the recordings keep them)
+    /// only when the output takes it, and not at all by a walk that does not want it; the other tables are made here, at once (they are small).
+    public func output(definitions: DefinitionSet?, dateOrder: DateOrder?) -> (batches: TableBatches, anomalies: [Anomaly]) {
+        let (tables, anomalies) = tablesBeforeSamples(definitions: definitions, dateOrder: dateOrder)
+        let recordings = recordings
+        return (TableBatches(wanting: { wanted, emit in
+            for table in tables { try emit(table) }
+            // Made only when wanted: a report's walk or a single other CSV table reads no samples back.
+            if wanted("samples") { try RecordingTables.sampleBatches(recordings, emit) }
+            try emit(Table.anomalies(anomalies))
+        }), anomalies)
+    }
+
+    /// The tables before `samples` (answers … quality_summary) and the run's anomalies.
+    private func tablesBeforeSamples(definitions: DefinitionSet?, dateOrder: DateOrder?) -> (tables: [Table], anomalies: [Anomaly]) {
         var resolver = DateOrderResolver(given: dateOrder)
         for analysis in recordings {
             let recording = analysis.recording
@@ -148,8 +169,6 @@ public struct MYNDStudy: Sendable {
             RecordingTables.bandPower(recordings, blocks: blocks),
             RecordingTables.quality(recordings),
             RecordingTables.qualitySummary(recordings),
-            RecordingTables.samples(recordings),
-            Table.anomalies(allAnomalies),
         ], allAnomalies)
     }
 }

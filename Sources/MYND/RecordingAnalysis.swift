@@ -50,8 +50,11 @@ public struct ConditionSpectrum: Sendable {
 
 /// A recording with its derived tables' rows and its samples (the `samples` table, signal files).
 public struct RecordingAnalysis: Sendable {
-    /// The recording with its samples (markers and timestamps emptied).
+    /// The recording with its samples (markers and timestamps emptied); without them once they were moved to a
+    /// scratch file (``moveSamples(to:)``) or dropped (``dropSamples()``).
     public var recording: MYNDRecording
+    /// Where the samples are once ``moveSamples(to:)`` moved them out of `recording.channels`.
+    public private(set) var storedSamples: StoredSamples?
     public var sampleCount: Int
     public var events: [MarkerEvent]
     public var epochs: [ConditionEpoch]
@@ -96,6 +99,35 @@ public struct RecordingAnalysis: Sendable {
         stripped.timestamps = [recording.timestamps.first, recording.timestamps.last].compactMap { $0 }
         stripped.anomalies = []
         self.recording = stripped
+    }
+
+    /// Rows of the `samples` table: the length of the shortest channel (0 once the samples are dropped).
+    public var sampleFrames: Int { storedSamples?.frames ?? (recording.channels.map(\.count).min() ?? 0) }
+
+    /// Moves the samples from memory into `scratch` (the `samples` table reads them back batch by batch), so that a
+    /// run over many recordings holds the samples of one.
+    public mutating func moveSamples(to scratch: SampleScratch) throws(ScratchError) {
+        guard storedSamples == nil else { return }
+        storedSamples = try scratch.store(recording.channels, frames: sampleFrames)
+        recording.channels = []
+    }
+
+    /// Drops the samples, for runs that write no `samples` table (`--check-protocol`).
+    public mutating func dropSamples() {
+        recording.channels = []
+        storedSamples = nil
+    }
+
+    /// Copies `target.count` samples of channel `channel` from frame `first` on into `target`, from memory or the
+    /// scratch file.
+    func copySamples(channel: Int, from first: Int, into target: UnsafeMutableBufferPointer<Double>) {
+        if let stored = storedSamples {
+            stored.scratch.read(stored, channel: channel, from: first, into: target)
+        } else {
+            recording.channels[channel].withUnsafeBufferPointer { values in
+                _ = target.initialize(fromContentsOf: values[first..<first + target.count])
+            }
+        }
     }
 
     /// Welch band power per epoch and per condition (epoch PSDs averaged, weighted by segments), spec §6.3.

@@ -234,11 +234,26 @@ public enum RecordingTables {
 }
 
 extension RecordingTables {
+    /// Rows per batch of the `samples` table: the HDF5 writer's largest chunk, so that every batch but the last
+    /// fills whole chunks and the table is stored as when it was written in one batch.
+    public static let sampleBatchRows = 65_536
+
     /// One row per retained sample of every recording: `sample`, `t_s` = sample / rate, and one µV column per
     /// channel under its 10-20 name (`tp9_uv`, `af7_uv`, `af8_uv`, `tp10_uv`, `aux_uv`; the oscillator's stored
     /// names lowercased), the union over the run's recordings in order of appearance, `NA` where a recording
-    /// lacks the channel.
+    /// lacks the channel. The whole table at once: a run writes it in batches (``sampleBatches(_:rowsPerBatch:_:)``).
     public static func samples(_ analyses: [RecordingAnalysis]) -> Table {
+        var batches: [Table] = []
+        sampleBatches(analyses) { batches.append($0) }
+        return Table.concatenating(batches) ?? Table("samples", [])
+    }
+
+    /// The `samples` table of ``samples(_:)`` in batches of `rowsPerBatch` rows (the last may be shorter; a run
+    /// without samples gives one batch without rows), each made when the one before has been handed on: the
+    /// samples are copied from where each recording keeps them (in memory, or a ``SampleScratch``), so that
+    /// memory holds one batch, not the table.
+    public static func sampleBatches(_ analyses: [RecordingAnalysis], rowsPerBatch: Int = sampleBatchRows,
+                                     _ emit: (Table) throws -> Void) rethrows {
         var labels: [String] = []
         for analysis in analyses {
             for name in analysis.recording.channelNames {
@@ -246,46 +261,83 @@ extension RecordingTables {
                 if !labels.contains(label) { labels.append(label) }
             }
         }
-        let total = analyses.reduce(0) { $0 + ($1.recording.channels.map(\.count).min() ?? 0) }
-        var source: [String?] = [], subject: [String?] = []
-        var sample: [Int64] = [], time: [Double] = []
-        source.reserveCapacity(total); subject.reserveCapacity(total); sample.reserveCapacity(total)
-        time.reserveCapacity(total)
-        // Missing channels are NaN, the float columns' missing value: no optionals per value.
-        var values = [[Double]](repeating: [], count: labels.count)
-        for index in values.indices { values[index].reserveCapacity(total) }
-        for analysis in analyses {
-            let recording = analysis.recording
-            let count = recording.channels.map(\.count).min() ?? 0
-            source += repeatElement(Optional(recording.sourceFile), count: count)
-            subject += repeatElement(recording.subjectID, count: count)
-            sample += (0..<Int64(count))
-            time += (0..<count).lazy.map { Double($0) / recording.samplingRate }
-            let columnOf = Dictionary(recording.channelNames.enumerated().map { (ChannelLabel.tenTwenty($1) ?? $1, $0) },
+        // Per recording, per label, the recording's channel under that label (the first of that name).
+        let channelOf: [[Int?]] = analyses.map { analysis in
+            let columnOf = Dictionary(analysis.recording.channelNames.enumerated().map { (ChannelLabel.tenTwenty($1) ?? $1, $0) },
                                       uniquingKeysWith: { first, _ in first })
-            for (index, label) in labels.enumerated() {
-                if let channel = columnOf[label] {
-                    values[index] += recording.channels[channel].prefix(count)
-                } else {
-                    values[index] += repeatElement(.nan, count: count)
-                }
-            }
+            return labels.map { columnOf[$0] }
         }
+        let counts = analyses.map(\.sampleFrames)
+        let total = counts.reduce(0, +)
         // One string per row: stored as fixed-length strings in HDF5 (no string heap), like bt-decode's samples.
         let sourceWidth = max(1, analyses.map(\.recording.sourceFile.utf8.count).max() ?? 0)
         // Fixed-length only where every row has a subject (a missing one stays NA, as in the other tables).
         let subjectWidth = analyses.allSatisfy({ $0.recording.subjectID != nil })
             ? max(1, analyses.compactMap { $0.recording.subjectID?.utf8.count }.max() ?? 0) : nil
-        var columns: [Column] = [
-            Column("source_file", description: "the input path as given", fixedWidth: sourceWidth, .string(source)),
-            Column("subject_id", description: "the subject's UUID", fixedWidth: subjectWidth, .string(subject)),
-            Column("sample", description: "sample index from the first retained row (0-based)", .int64(sample)),
-            Column("t_s", unit: "s", description: "sample / sampling rate", .float64(time)),
-        ]
-        for (index, label) in labels.enumerated() {
-            columns.append(Column(label.lowercased() + "_uv", unit: "µV",
-                                  description: "\(label) EEG as stored in /Recording/Data", .float64(values[index])))
+
+        func table(_ source: [String?], _ subject: [String?], _ sample: [Int64], _ time: [Double],
+                   _ values: [[Double]]) -> Table {
+            var columns: [Column] = [
+                Column("source_file", description: "the input path as given", fixedWidth: sourceWidth, .string(source)),
+                Column("subject_id", description: "the subject's UUID", fixedWidth: subjectWidth, .string(subject)),
+                Column("sample", description: "sample index from the first retained row (0-based)", .int64(sample)),
+                Column("t_s", unit: "s", description: "sample / sampling rate", .float64(time)),
+            ]
+            for (index, label) in labels.enumerated() {
+                columns.append(Column(label.lowercased() + "_uv", unit: "µV",
+                                      description: "\(label) EEG as stored in /Recording/Data", .float64(values[index])))
+            }
+            return Table("samples", columns)
         }
-        return Table("samples", columns)
+        guard total > 0 else {
+            try emit(table([], [], [], [], labels.map { _ in [] }))
+            return
+        }
+        let batchRows = max(1, rowsPerBatch)
+        // The next row: recording `current`, its frame `frame`.
+        var current = 0, frame = 0
+        var done = 0
+        while done < total {
+            let rows = min(batchRows, total - done)
+            // The batch's runs of rows: (recording, first frame, count).
+            var runs: [(recording: Int, first: Int, count: Int)] = []
+            var needed = rows
+            while needed > 0 {
+                while frame == counts[current] { current += 1; frame = 0 }
+                let count = min(needed, counts[current] - frame)
+                runs.append((current, frame, count))
+                frame += count
+                needed -= count
+            }
+            var source: [String?] = [], subject: [String?] = []
+            var sample: [Int64] = [], time: [Double] = []
+            source.reserveCapacity(rows); subject.reserveCapacity(rows); sample.reserveCapacity(rows)
+            time.reserveCapacity(rows)
+            for run in runs {
+                let recording = analyses[run.recording].recording
+                source += repeatElement(Optional(recording.sourceFile), count: run.count)
+                subject += repeatElement(recording.subjectID, count: run.count)
+                sample += (Int64(run.first)..<Int64(run.first + run.count))
+                time += (run.first..<run.first + run.count).lazy.map { Double($0) / recording.samplingRate }
+            }
+            // Missing channels are NaN, the float columns' missing value: no optionals per value.
+            let values = labels.indices.map { label in
+                [Double](unsafeUninitializedCapacity: rows) { buffer, initialized in
+                    var at = 0
+                    for run in runs {
+                        let target = UnsafeMutableBufferPointer(rebasing: buffer[at..<at + run.count])
+                        if let channel = channelOf[run.recording][label] {
+                            analyses[run.recording].copySamples(channel: channel, from: run.first, into: target)
+                        } else {
+                            target.initialize(repeating: .nan)
+                        }
+                        at += run.count
+                    }
+                    initialized = rows
+                }
+            }
+            try emit(table(source, subject, sample, time, values))
+            done += rows
+        }
     }
 }

@@ -51,7 +51,7 @@ extension FormatOutput {
     public func tables(named names: [String]) -> [Table?] {
         var batches = Dictionary(uniqueKeysWithValues: names.map { ($0, [Table]()) })
         // Cannot throw: what forEach throws comes from its body, and this body does not.
-        try! self.batches.forEach { table in batches[table.name]?.append(table) }
+        try! self.batches.forEach(where: { batches[$0] != nil }) { table in batches[table.name]?.append(table) }
         return names.map { Table.concatenating(batches[$0] ?? []) }
     }
 }

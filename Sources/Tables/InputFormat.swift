@@ -107,23 +107,38 @@ public struct FormatOutput {
 /// every table of a large input at once: a 100 MB log's `events` table alone is half a gigabyte as columns, but
 /// a batch of 65,536 rows is a few megabytes, written and freed before the next is made.
 public struct TableBatches {
-    /// Hands each batch to its argument, in order.
-    private let produce: ((Table) throws -> Void) throws -> Void
+    /// Hands each batch of the tables `wanted` accepts to `emit`, in order (a producer may hand over others too).
+    private let produce: (_ wanted: (String) -> Bool, _ emit: (Table) throws -> Void) throws -> Void
 
     /// Batches made by `produce`, which hands them one by one to the closure it is given (and makes the next
     /// only when that returns).
     public init(_ produce: @escaping ((Table) throws -> Void) throws -> Void) {
+        self.produce = { _, emit in try produce(emit) }
+    }
+
+    /// Batches made by `produce`, which is told which tables are wanted and leaves the others unmade: for a table
+    /// whose batches cost much to make (`mynd-parse`'s samples, read back from a scratch file), when a walk wants
+    /// a few tables (a report's) or one (`-o table.csv --table NAME`).
+    public init(wanting produce: @escaping (_ wanted: (String) -> Bool, _ emit: (Table) throws -> Void) throws -> Void) {
         self.produce = produce
     }
 
     /// Batches already made.
     public init(_ tables: [Table]) {
-        self.produce = { emit in for table in tables { try emit(table) } }
+        self.produce = { _, emit in for table in tables { try emit(table) } }
     }
 
     /// Makes each batch and hands it to `body`, in order; an error of `body` ends the walk. Making a batch never
     /// fails: what is thrown comes from `body`.
     public func forEach(_ body: (Table) throws -> Void) throws {
-        try produce(body)
+        try produce({ _ in true }, body)
+    }
+
+    /// As ``forEach(_:)``, for the batches of the tables `wanted` accepts only: the others are passed over, and
+    /// left unmade where the producer can tell (``init(wanting:)``).
+    public func forEach(where wanted: (String) -> Bool, _ body: (Table) throws -> Void) throws {
+        try produce(wanted) { table in
+            if wanted(table.name) { try body(table) }
+        }
     }
 }

@@ -74,7 +74,7 @@ public struct ToolRunner {
             if output.report != nil && reporter == nil {
                 throw TableOutputError.usage("--report: \(diagnostics.tool) draws no report")
             }
-            _ = try output.destination(tableNames: format.tableNames)
+            let destination = try output.destination(tableNames: format.tableNames)
             let sources = try InputFolder.expand(inputs, walkingFolders: format.readsFolders)
             let found = sources.map(\.path) == inputs ? [] : sources.map(\.path)
             let lock = try output.checkDestination(tableNames: format.tableNames, inputs: inputs, found: found)
@@ -108,8 +108,10 @@ public struct ToolRunner {
             try sideOutput?.check(parsed)
             if out == nil { out = try output.open(tableNames: format.tableNames, inputs: inputs, lock: lock) }
             guard let out else { return }
-            // Each batch is made as it is written and freed before the next is made.
-            try result.batches.forEach { table in
+            // Each batch is made as it is written and freed before the next is made; a single CSV table's output
+            // leaves the other tables unmade where the format can (its writer would drop them).
+            let wanted: (String) -> Bool = if case .csvFile(_, let table) = destination { { $0 == table } } else { { _ in true } }
+            try result.batches.forEach(where: wanted) { table in
                 if output.report != nil { tally.add(table) }
                 try out.write(table)
             }
@@ -118,7 +120,6 @@ public struct ToolRunner {
             try out.commit(provenance: provenance)
             try sideOutput?.write(parsed, provenance: provenance)
             if let path = output.report, let reporter {
-                let destination = try output.destination(tableNames: format.tableNames)
                 var written = tally.summaries
                 if case .csvFile(_, let table) = destination { written = written.filter { $0.name == table } }
                 var anomalies = AnomalySummary()
@@ -154,8 +155,9 @@ public struct ToolRunner {
 
     /// Calls `body` for each input. A data error on an input that looks like another tool's file says which tool
     /// reads it. Without `--keep-going` the first failure ends the run; with it, the rest go on and the failures
-    /// are returned for ``finish(failures:)``. An output error always ends the run: it is no fault of the input
-    /// at hand (with a background writer it may even come from an earlier input's rows).
+    /// are returned for ``finish(failures:)``. An output error, or any other error of writing midway (exit 74, e.g.
+    /// a full scratch folder), always ends the run: it is no fault of the input at hand (with a background writer
+    /// it may even come from an earlier input's rows).
     public func forEachInput(_ inputs: [String], progress: ProgressBar? = nil,
                              _ body: (String) throws -> Void) throws -> [(String, ReportableError)] {
         var failures: [(String, ReportableError)] = []
@@ -163,6 +165,9 @@ public struct ToolRunner {
             do {
                 try body(input)
             } catch let error as TableOutputError {
+                progress?.finish()
+                throw error
+            } catch let error as ReportableError where error.exitCode == .ioError {
                 progress?.finish()
                 throw error
             } catch let error as ReportableError {
