@@ -75,7 +75,7 @@ public struct ToolRunner {
                 throw TableOutputError.usage("--report: \(diagnostics.tool) draws no report")
             }
             let destination = try output.destination(tableNames: format.tableNames)
-            let sources = try InputFolder.expand(inputs, walkingFolders: format.readsFolders)
+            let sources = InputFolder.expand(inputs, walkingFolders: format.readsFolders)
             let found = sources.map(\.path) == inputs ? [] : sources.map(\.path)
             let lock = try output.checkDestination(tableNames: format.tableNames, inputs: inputs, found: found)
             defer { lock.release() }

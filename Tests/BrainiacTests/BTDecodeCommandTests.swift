@@ -13,10 +13,10 @@ struct BTDecodeCommandTests {
 
     @Test("Bad inputs: clear messages and sysexits codes, no output")
     func badInputs() throws {
-        FileManager.default.createFile(atPath: path("empty.bin"), contents: Data())
-        FileManager.default.createFile(atPath: path("seven.bin"), contents: Data([1, 2, 3, 4, 5, 6, 7]))
+        _ = FileManager.default.createFile(atPath: path("empty.bin"), contents: Data())
+        _ = FileManager.default.createFile(atPath: path("seven.bin"), contents: Data([1, 2, 3, 4, 5, 6, 7]))
         var generator = SystemRandomNumberGenerator()
-        FileManager.default.createFile(atPath: path("random.bin"),
+        _ = FileManager.default.createFile(atPath: path("random.bin"),
                                        contents: Data((0..<4000).map { _ in UInt8.random(in: 0...255, using: &generator) }))
         try FileManager.default.createDirectory(atPath: path("folder.bin"), withIntermediateDirectories: true)
         let cases: [(String, Int32, String)] = [
@@ -39,7 +39,7 @@ struct BTDecodeCommandTests {
     @Test("--keep-going writes the good inputs and lists the bad ones (exit 65)")
     func keepGoing() throws {
         #expect(try TestSupport.run(synth, ["-o", path("good.bin"), "--duration-s", "4", "-q"]).status == 0)
-        FileManager.default.createFile(atPath: path("bad.bin"), contents: Data([1, 2, 3]))
+        _ = FileManager.default.createFile(atPath: path("bad.bin"), contents: Data([1, 2, 3]))
         let result = try TestSupport.run(decode, [path("good.bin"), path("bad.bin"), "-o", path("out"), "--keep-going"])
         #expect(result.status == 65)
         #expect(result.stderr.contains("failed inputs:"))

@@ -239,7 +239,7 @@ struct TableWriterTests {
                                       ("out/", nil, "kinds"), ("", nil, nil)] as [(String, OutputDestination.Format?, String?)] {
             #expect(throws: TableOutputError.self) { try resolve(path, format, table) }
         }
-        FileManager.default.createFile(atPath: folder + "/notes", contents: Data("mine".utf8))
+        _ = FileManager.default.createFile(atPath: folder + "/notes", contents: Data("mine".utf8))
         do {
             _ = try resolve(folder + "/notes")
             Issue.record("an existing file without an extension was taken as an output")
