@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "Reports", targets: ["Reports"]),
         .library(name: "SignalFiles", targets: ["SignalFiles"]),
         .library(name: "LinearAlgebra", targets: ["LinearAlgebra"]),
+        .library(name: "FileSystem", targets: ["FileSystem"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -97,7 +98,7 @@ let package = Package(
 
         // Tests (Swift Testing).
         // TestSupport: Brainiac for its seeded generator (SplitMix64), the one behind every seeded test too.
-        .target(name: "TestSupport", dependencies: ["Tables", "Brainiac", .product(name: "Crypto", package: "swift-crypto")],
+        .target(name: "TestSupport", dependencies: ["Tables", "Brainiac", "FileSystem", .product(name: "Crypto", package: "swift-crypto")],
                 path: "Tests/TestSupport"),
         .testTarget(name: "FileSystemTests", dependencies: ["FileSystem", "TestSupport",
                                                           .product(name: "SystemPackage", package: "swift-system")]),

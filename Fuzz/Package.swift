@@ -27,7 +27,7 @@ let package = Package(
         fuzzTarget("FuzzInteractLog", ["InteractLog", "Tables"]),
         fuzzTarget("FuzzBrainTracker", ["BrainTracker", "Tables"]),
         fuzzTarget("FuzzMYNDJSON", ["MYND", "Tables"]),
-        fuzzTarget("FuzzMYNDHDF5", ["MYND", "Tables"]),
+        fuzzTarget("FuzzMYNDHDF5", ["MYND", "Tables", "FileSystem"]),
         fuzzTarget("FuzzMindAffect", ["MindAffect", "Tables"]),
     ]
 )

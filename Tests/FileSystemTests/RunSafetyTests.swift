@@ -8,15 +8,6 @@ import TestSupport
 /// whether their process is gone (pid reuse included).
 @Suite("Run safety: locks and stale temporaries")
 struct RunSafetyTests {
-    /// The pid of a process that has ended (a `true` that was waited for).
-    static func deadPid() throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
-        process.waitUntilExit()
-        return process.processIdentifier
-    }
-
     @Test("A second lock on an output is refused with the holder's pid; released, the lock file is gone and the lock can be taken again")
     func lockRefusesSecond() throws {
         let folder = TestSupport.temporaryFolder()
@@ -36,7 +27,7 @@ struct RunSafetyTests {
         let folder = TestSupport.temporaryFolder()
         let output = FilePath(folder.appendingPathComponent("tables").path)
         let path = folder.appendingPathComponent(".tables.lock")
-        for left in ["\(try RunSafetyTests.deadPid())\n", ""] {
+        for left in ["\(try TestSupport.endedProcessID())\n", ""] {
             try Data(left.utf8).write(to: path)
             let lock = try FileLock.acquire(for: output)
             #expect(FileManager.default.contents(atPath: path.path) == Data("\(getpid())\n".utf8))
@@ -61,7 +52,7 @@ struct RunSafetyTests {
     @Test("Stale temporaries: .<name>.tmp-<pid>[suffix] of a gone process, files and folders; not a live process's, not another output's, not other names")
     func staleTemporaries() throws {
         let folder = TestSupport.temporaryFolder()
-        let dead = try RunSafetyTests.deadPid()
+        let dead = try TestSupport.endedProcessID()
         let sleeper = Process()
         sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
         sleeper.arguments = ["30"]
@@ -102,7 +93,7 @@ struct RunSafetyTests {
         // of an earlier process that had the same pid.
         #expect(!FileSystem.isGone(pid: pid, changedAt: now))
         #expect(FileSystem.isGone(pid: pid, changedAt: now - 3600))
-        #expect(FileSystem.isGone(pid: try RunSafetyTests.deadPid(), changedAt: now))
+        #expect(FileSystem.isGone(pid: try TestSupport.endedProcessID(), changedAt: now))
         // This process started before now, so whatever it changes now is its own.
         #expect(!FileSystem.isGone(pid: getpid(), changedAt: now))
     }

@@ -9,15 +9,6 @@ import TestSupport
 /// cannot exchange folders) never shows a provenance that does not match the files beside it.
 @Suite("Output commit, lock and recovery")
 struct CommitTests {
-    /// The pid of a process that has ended.
-    static func deadPid() throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
-        process.waitUntilExit()
-        return process.processIdentifier
-    }
-
     /// Writes tables `t` (rows `values`) and, when `withU`, `u` to `destination`, and commits.
     static func write(_ destination: OutputDestination, values: [Int], withU: Bool = true,
                       exchangesFolders: Bool = true) throws {
@@ -56,7 +47,7 @@ struct CommitTests {
     @Test("Temporaries of killed runs (a file, a folder with tables, single-CSV sidecars) are removed when the output is opened; unrelated files keep their bytes")
     func staleTemporariesRemoved() throws {
         let folder = TestSupport.temporaryFolder()
-        let dead = try CommitTests.deadPid()
+        let dead = try TestSupport.endedProcessID()
         let unrelated = [".a.h5.tmp-notapid": "x", "notes.txt": "mine", ".b.h5.tmp-\(dead)": "another output's"]
         for (name, text) in unrelated { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
         try Data("partial".utf8).write(to: folder.appendingPathComponent(".a.h5.tmp-\(dead)"))
@@ -110,7 +101,7 @@ struct CommitTests {
         let staging = TestSupport.temporaryFolder()
         try CommitTests.write(.csvFile(path: staging.appendingPathComponent("x.csv").path, table: "t"), values: [3, 4, 5])
         let new = try CommitTests.files(staging)
-        let temporary = folder.appendingPathComponent(".x.csv.tmp-\(try CommitTests.deadPid())").path
+        let temporary = folder.appendingPathComponent(".x.csv.tmp-\(try TestSupport.endedProcessID())").path
         let move = { (from: String, to: String) in try #require(rename(from, to) == 0, "\(from) → \(to)") }
         for suffix in ["", ".schema.json", ".provenance.json"] {
             try move(staging.appendingPathComponent("x.csv" + suffix).path, temporary + suffix)
@@ -137,7 +128,7 @@ struct CommitTests {
         let staging = TestSupport.temporaryFolder()
         try CommitTests.write(.csvFolder(path: staging.appendingPathComponent("out").path), values: [3], withU: false)
         let new = try CommitTests.files(staging)
-        let temporary = folder.appendingPathComponent(".out.tmp-\(try CommitTests.deadPid())").path
+        let temporary = folder.appendingPathComponent(".out.tmp-\(try TestSupport.endedProcessID())").path
         let move = { (from: String, to: String) in try #require(rename(from, to) == 0, "\(from) → \(to)") }
         try move(staging.appendingPathComponent("out").path, temporary)
         if steps >= 1 { try move(out + "/provenance.json", temporary + "/.previous-provenance.json") }
@@ -158,7 +149,7 @@ struct CommitTests {
         let oldProvenance = try Data(contentsOf: URL(fileURLWithPath: out + "/provenance.json"))
         let staging = TestSupport.temporaryFolder()
         try CommitTests.write(.csvFolder(path: staging.appendingPathComponent("out").path), values: [3], withU: false)
-        let temporary = folder.appendingPathComponent(".out.tmp-\(try CommitTests.deadPid())").path
+        let temporary = folder.appendingPathComponent(".out.tmp-\(try TestSupport.endedProcessID())").path
         try FileManager.default.moveItem(atPath: staging.appendingPathComponent("out").path, toPath: temporary)
         try #require(rename(out + "/provenance.json", temporary + "/.previous-provenance.json") == 0)
         try #require(rename(temporary + "/t.csv", out + "/t.csv") == 0)

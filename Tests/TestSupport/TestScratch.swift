@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +8,7 @@ import Glibc
 ///
 /// The suite runs the tools thousands of times into temporary folders; left behind, they filled 45 GB of `/tmp`
 /// over a few days of `make test`. So every temporary folder lives under this root, which is removed when the process
-/// exits normally, and a root whose process is gone (a test run killed or crashed) is removed by the next test
+/// exits normally, and a root whose process is gone (a test run killed or crashed, or its pid reused since) is removed by the next test
 /// process that makes its own. A root of a process that is still running (a parallel test process) is left alone.
 public enum TestScratch {
     /// The name every root starts with; the process id follows.
@@ -35,9 +36,11 @@ public enum TestScratch {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
         for name in names where name.hasPrefix(prefix) {
             guard let pid = pid_t(name.dropFirst(prefix.count)), pid != getpid() else { continue }
-            if kill(pid, 0) == -1 && errno == ESRCH {
-                try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
-            }
+            let url = parent.appendingPathComponent(name)
+            let changed = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date)
+                .map { Int($0.timeIntervalSince1970) } ?? 0
+            // The tools' own test (`FileSystem.isGone`): no such process, or one started after the root changed.
+            if FileSystem.isGone(pid: pid, changedAt: changed) { try? FileManager.default.removeItem(at: url) }
         }
     }
 }

@@ -33,6 +33,16 @@ public enum TestSupport {
         return url
     }
 
+    /// The id of a process that has ended (a `/bin/true` that was waited for): what the tests of stale temporaries
+    /// and locks give as the pid of a killed run.
+    public static func endedProcessID() throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+
     /// The bytes of every file under `folder` (hidden ones too), by path relative to it.
     public static func files(under folder: URL) throws -> [String: Data] {
         var result: [String: Data] = [:]

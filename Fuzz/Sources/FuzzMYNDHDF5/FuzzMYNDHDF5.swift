@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import FuzzSupport
 import MYND
@@ -12,9 +13,11 @@ private let folderPrefix = "brainbatch-fuzz-hdf5-"
 private let folder: String = {
     let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
     for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix(folderPrefix) {
-        if let pid = pid_t(name.dropFirst(folderPrefix.count)), pid != getpid(), kill(pid, 0) == -1, errno == ESRCH {
-            try? FileManager.default.removeItem(atPath: base + "/" + name)
-        }
+        let entry = base + "/" + name
+        guard let pid = pid_t(name.dropFirst(folderPrefix.count)), pid != getpid() else { continue }
+        let changed = (try? FileManager.default.attributesOfItem(atPath: entry)[.modificationDate] as? Date)
+            .map { Int($0.timeIntervalSince1970) } ?? 0
+        if FileSystem.isGone(pid: pid, changedAt: changed) { try? FileManager.default.removeItem(atPath: entry) }
     }
     let path = base + "/" + folderPrefix + "\(getpid())"
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
