@@ -115,14 +115,7 @@ public struct SaveFileAnalysis: Sendable {
             }
             codeAgreement = cells > 0 ? Double(same) / Double(cells) : nil
         }
-        anomalies = found.enumerated().sorted { a, b in
-            switch (a.element.line, b.element.line) {
-            case let (x?, y?): return x != y ? x < y : a.offset < b.offset
-            case (.some, nil): return true
-            case (nil, .some): return false
-            case (nil, nil): return a.offset < b.offset
-            }
-        }.map(\.element)
+        anomalies = found.sortedByLine()
     }
 
     /// W_HB_GAP: a client whose consecutive heartbeats are more than `limitMs` apart (by rts).

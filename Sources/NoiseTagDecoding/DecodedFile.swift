@@ -51,14 +51,7 @@ public struct DecodedFile: Sendable {
                                      message: "the decoder clock (sts mod 2^24) wraps during the recording: unwrapped (pymindaffectBCI 0.9.24 loses data here)"))
         }
         // By line, rows without a line last (as `nt-analyze` sorts them).
-        let sorted = anomalies.enumerated().sorted { a, b in
-            switch (a.element.line, b.element.line) {
-            case let (x?, y?): return x != y ? x < y : a.offset < b.offset
-            case (.some, nil): return true
-            case (nil, .some): return false
-            case (nil, nil): return a.offset < b.offset
-            }
-        }.map(\.element)
+        let sorted = anomalies.sortedByLine()
         return DecodedFile(recording: recording, result: result, anomalies: sorted)
     }
 }

@@ -102,3 +102,18 @@ extension Table {
         ])
     }
 }
+
+extension Array where Element == Anomaly {
+    /// The anomalies by line, rows without a line last, each group in its order here (a stable sort): the order
+    /// `nt-analyze`'s anomalies are listed in, whichever part of its analysis found them.
+    public func sortedByLine() -> [Anomaly] {
+        enumerated().sorted { a, b in
+            switch (a.element.line, b.element.line) {
+            case let (x?, y?): return x != y ? x < y : a.offset < b.offset
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return a.offset < b.offset
+            }
+        }.map(\.element)
+    }
+}
