@@ -6,6 +6,7 @@
 #               PREFIX/share/brainbatch/python and the man pages (if made) into PREFIX/share/man/man1
 #   make uninstall [PREFIX=~/.local]   removes exactly what `make install` put there
 #   make fuzz [SECONDS=60]   build the libFuzzer targets of Fuzz/ and run each for SECONDS (make fuzz-short: 60 s each, part of make test)
+#   make fuzz-volume [SECONDS=60]   the same targets without AddressSanitizer, for many more executions per second
 SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
@@ -22,7 +23,7 @@ PYDIR := $(PREFIX)/share/brainbatch/python
 MAN1DIR := $(PREFIX)/share/man/man1
 PYTABLES := python/brainbatch_tables.py
 
-.PHONY: setup build release demo test test-slurm man install uninstall completions bench bench-study bench-scale clean fuzz fuzz-build fuzz-short
+.PHONY: setup build release demo test test-slurm man install uninstall completions bench bench-study bench-scale clean fuzz fuzz-build fuzz-short fuzz-volume fuzz-volume-build
 
 setup:
 	@scripts/setup.sh
@@ -121,12 +122,21 @@ bench-study: release
 # on a finding (the input in Fuzz/artifacts/<target>/). fuzz-short is the 60-s run of `make test`.
 FUZZ_BUILD := $(SWIFT) build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address
 FUZZ_SECONDS := $(or $(SECONDS),60)
+# fuzz-volume: the same targets without AddressSanitizer (in Fuzz/.build-volume), for executions in number: Swift's
+# own checks (bounds, overflow, unwrapping, allocation limits) still trap, and the corpora are shared.
+FUZZ_VOLUME_BUILD := $(SWIFT) build -c release --package-path Fuzz --scratch-path Fuzz/.build-volume -Xswiftc -sanitize=fuzzer
 
 fuzz-build: setup
 	$(FUZZ_BUILD)
 
 fuzz: fuzz-build
 	Fuzz/run.sh $(FUZZ_SECONDS)
+
+fuzz-volume-build: setup
+	$(FUZZ_VOLUME_BUILD)
+
+fuzz-volume: fuzz-volume-build
+	FUZZ_BIN=.build-volume/release Fuzz/run.sh $(FUZZ_SECONDS)
 
 fuzz-short: fuzz-build
 	Fuzz/run.sh 60

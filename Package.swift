@@ -65,17 +65,20 @@ let package = Package(
         .target(name: "FileSystem", dependencies: ["CSignalCleanup", .product(name: "SystemPackage", package: "swift-system")]),
         // The table model: no dependencies, so that a format library links no writer (and no libhdf5).
         .target(name: "Tables"),
+        // SHA-256 on a second thread as bytes pass through, and digests as hex: inputs read, outputs written.
+        .target(name: "Hashing", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // The output side: CSV and HDF5 writers, provenance hashing, atomic output, for ToolSupport and the tools.
-        .target(name: "TableWriters", dependencies: ["Tables", "FileSystem", "HDF5", "CRename",
+        .target(name: "TableWriters", dependencies: ["Tables", "FileSystem", "HDF5", "CRename", "Hashing",
                                                      .product(name: "Crypto", package: "swift-crypto"),
                                                      .product(name: "SystemPackage", package: "swift-system")]),
         // BDF/EDF/BrainVision writers (`-o rec.bdf|.edf|.vhdr`), written by hand (README, design notes).
-        .target(name: "SignalFiles", dependencies: ["Tables", "FileSystem",
+        .target(name: "SignalFiles", dependencies: ["Tables", "FileSystem", "Hashing",
+                                                    .product(name: "Crypto", package: "swift-crypto"),
                                                     .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "Spectral", dependencies: ["FFTW", "Tables"]),
         // HTML reports (`--report`): the SVG plots and the page, written by hand (README, design notes).
         .target(name: "Reports", dependencies: ["Tables"]),
-        .target(name: "ToolSupport", dependencies: ["Tables", "TableWriters", "FileSystem", "Reports", "CMalloc", "SignalFiles",
+        .target(name: "ToolSupport", dependencies: ["Tables", "TableWriters", "FileSystem", "Reports", "CMalloc", "SignalFiles", "Hashing",
                                                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                                     .product(name: "SystemPackage", package: "swift-system")]),
 

@@ -3,7 +3,7 @@
 # numbers per target. Exit 1 when a target found something (a crash, a trap, a timeout or an out-of-memory in
 # BrainBatch's code); its input is then in Fuzz/artifacts/<target>/ and the run's log in Fuzz/logs/<target>.log.
 #
-#   Fuzz/run.sh SECONDS [TARGET...]      (default: every target)
+#   [FUZZ_BIN=.build-volume/release] Fuzz/run.sh SECONDS [TARGET...]      (default: every target)
 #
 # Seeds come from SampleData/, Fuzz/seeds/ and ../shared/realdata when present; they are read where they are
 # (-seed_inputs), never copied. What a run finds worth keeping goes to Fuzz/corpus/<target>/ (not committed), so
@@ -15,7 +15,9 @@ seconds=${1:?usage: Fuzz/run.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(FuzzBrainiac FuzzInteractLog FuzzBrainTracker FuzzMindAffect FuzzMYNDJSON FuzzMYNDHDF5)
-bin=.build/release
+# FUZZ_BIN: the build to run (relative to Fuzz/): .build/release (ASan, make fuzz) or .build-volume/release
+# (no ASan, make fuzz-volume).
+bin=${FUZZ_BIN:-.build/release}
 realdata=../../shared/realdata
 
 # Seed files of a target, comma-separated (libFuzzer's -seed_inputs; file names hold spaces, none holds a comma).
@@ -66,7 +68,7 @@ status=0
 mkdir -p logs
 printf '%-18s %8s %12s %10s %8s %10s  %s\n' target seconds executions exec/s corpus peak_rss findings
 for target in "${targets[@]}"; do
-    [ -x "$bin/$target" ] || { echo "run.sh: $bin/$target is not built (make fuzz-build)" >&2; exit 2; }
+    [ -x "$bin/$target" ] || { echo "run.sh: $bin/$target is not built (make fuzz-build, or make fuzz-volume-build for .build-volume)" >&2; exit 2; }
     mkdir -p "corpus/$target" "artifacts/$target"
     # -detect_leaks=0: LeakSanitizer cannot see references Swift keeps in the spare bits of enum payloads and
     # reports live objects as leaked, and libhdf5 leaks a little on corrupt files; memory that grows without

@@ -1,5 +1,7 @@
+import Crypto
 import FileSystem
 import Foundation
+import Hashing
 import SystemPackage
 import Tables
 
@@ -17,10 +19,10 @@ final class BrainVisionWriter: SignalFileWriter {
     private var temporaries: [FilePath]
     private var description: SignalDescription?
     private var data: FileDescriptor?
-    private var buffer: [Float] = []
+    /// Hashes the `.eeg` as it is written; its buffers hold the float32 values on their way to the file.
+    private let dataHasher = BackgroundSHA256(bufferSize: 1 << 19)
     private var frames = 0
-    private var low: [Double] = []
-    private var high: [Double] = []
+    private var extremes = ChannelExtremes(channels: 0)
     private var annotations: [SignalAnnotation] = []
 
     init(path: String) {
@@ -40,8 +42,7 @@ final class BrainVisionWriter: SignalFileWriter {
             throw SignalFileError.samplingRate(path: path, rate: description.samplingRate)
         }
         self.description = description
-        low = [Double](repeating: .infinity, count: description.channels.count)
-        high = [Double](repeating: -.infinity, count: description.channels.count)
+        extremes = ChannelExtremes(channels: description.channels.count)
         do { data = try FileSystem.create(temporaries[0]) } catch {
             throw SignalFileError.cannotWrite(path: dataPath.string, reason: error.reason)
         }
@@ -50,22 +51,31 @@ final class BrainVisionWriter: SignalFileWriter {
     func append(_ values: UnsafeBufferPointer<Double>, frameCount: Int) throws {
         guard let description, let data else { throw SignalFileError.invalidSignal(path: path, reason: "samples before the signal was started") }
         let channels = description.channels.count
-        buffer.removeAll(keepingCapacity: true)
-        buffer.reserveCapacity(frameCount * channels)
-        for frame in 0..<frameCount {
-            for channel in 0..<channels {
-                let value = values[frame * channels + channel]
-                guard value.isFinite, abs(value) <= Double(Float.greatestFiniteMagnitude) else {
-                    throw SignalFileError.notFinite(path: path, channel: description.channels[channel].label,
-                                                    sample: frames + frame)
-                }
-                if value < low[channel] { low[channel] = value }
-                if value > high[channel] { high[channel] = value }
-                buffer.append(Float(value))
-            }
+        let count = frameCount * channels
+        // A value beyond float32's range would be stored as infinite: as unstorable as one that is not finite.
+        let limit = Double(Float.greatestFiniteMagnitude)
+        var failed = extremes.include(values, frameCount: frameCount)
+        if failed == nil, extremes.low.contains(where: { $0 < -limit }) || extremes.high.contains(where: { $0 > limit }),
+           let index = (0..<count).first(where: { abs(values[$0]) > limit }) {
+            failed = (index % channels, index / channels)
         }
-        // x86-64 and arm64 are little-endian: the array's bytes are the file's.
-        do { _ = try buffer.withUnsafeBytes { try data.writeAll($0) } } catch {
+        if let failed {
+            throw SignalFileError.notFinite(path: path, channel: description.channels[failed.channel].label,
+                                            sample: frames + failed.frame)
+        }
+        // x86-64 and arm64 are little-endian: the floats' bytes are the file's.
+        do {
+            var done = 0
+            while done < count {
+                try dataHasher.fill({ buffer in
+                    let floats = buffer.bindMemory(to: Float.self)
+                    let piece = min(floats.count, count - done)
+                    for index in 0..<piece { floats[index] = Float(values[done + index]) }
+                    done += piece
+                    return piece * MemoryLayout<Float>.size
+                }, then: { _ = try data.writeAll($0) })
+            }
+        } catch {
             throw SignalFileError.cannotWrite(path: dataPath.string, reason: "\(error)")
         }
         frames += frameCount
@@ -81,12 +91,14 @@ final class BrainVisionWriter: SignalFileWriter {
         let notes = annotations.inOnsetOrder()
         let dataName = dataPath.lastComponent?.string ?? dataPath.string
         let markerName = markerPath.lastComponent?.string ?? markerPath.string
+        let markerBytes = Array(markers(notes, description, dataName).utf8)
+        let headerBytes = Array(header(description, dataName, markerName).utf8)
         do {
             try FileSystem.sync(data, path: temporaries[0])
             self.data = nil
             try FileSystem.close(data, path: temporaries[0])
-            try FileSystem.replaceAtomically(temporaries[1], with: Array(markers(notes, description, dataName).utf8))
-            try FileSystem.replaceAtomically(temporaries[2], with: Array(header(description, dataName, markerName).utf8))
+            try FileSystem.replaceAtomically(temporaries[1], with: markerBytes)
+            try FileSystem.replaceAtomically(temporaries[2], with: headerBytes)
             try FileSystem.rename(temporaries[0], to: dataPath)
             try FileSystem.rename(temporaries[1], to: markerPath)
             try FileSystem.rename(temporaries[2], to: FilePath(path))
@@ -96,10 +108,12 @@ final class BrainVisionWriter: SignalFileWriter {
         let channels = description.channels.enumerated().map { index, channel in
             SignalFileSummary.Channel(label: channel.label, type: channel.type, unit: channel.unit, resolution: nil,
                                       exact: false, physicalMinimum: nil, physicalMaximum: nil,
-                                      minimum: low[index], maximum: high[index])
+                                      minimum: extremes.low[index], maximum: extremes.high[index])
         }
         return SignalFileSummary(format: SignalFileKind.brainVision.displayName,
                                  files: SignalFileKind.brainVision.files(for: path),
+                                 digests: [dataHasher.finalize().digest, Array(SHA256.hash(data: markerBytes)),
+                                           Array(SHA256.hash(data: headerBytes))],
                                  samplingRate: description.samplingRate, channels: channels, frames: frames,
                                  paddedFrames: 0, recordDuration: nil, annotations: notes, start: description.start?.iso8601)
     }

@@ -1,15 +1,23 @@
 import FileSystem
 import Foundation
+import Hashing
 import SystemPackage
 import Tables
 
 /// Writes one signal as EDF+ or BDF+ (docs/bids.md), streaming in flat memory.
 ///
 /// The physical range of each channel can only be chosen once every value is known (``PhysicalRange``: nothing
-/// clips, the resolution is as fine as the format allows), so frames first go to a scratch file of float64 values
-/// beside the destination (unlinked at once: the system removes it whatever happens). ``finish()`` then writes
-/// the header and the data records, each with its annotation bytes, into the temporary sibling
-/// (`.<name>.tmp-<pid>`) record by record, flushes it and renames it over the destination.
+/// clips, the resolution is as fine as the format allows), so frames first go to a scratch file beside the
+/// destination (``SignalScratch``, unlinked at once; filled on a thread of its own while the caller decodes the
+/// next frames). ``finish()`` then writes the header
+/// and the data records, each with its annotation bytes, into the temporary sibling (`.<name>.tmp-<pid>`) record
+/// by record, hashing them as they go (the provenance's SHA-256 without reading the file back), flushes it and
+/// renames it over the destination.
+///
+/// The scratch file holds float64 values, or, for BDF when every channel declares a grid of a whole fraction of
+/// its unit (the Brainiac's 0.001 µV), each value as a 32-bit count of grid steps (``ScratchEncoding``): half the
+/// bytes, and digits by integer arithmetic. A value off the grid (an interpolated fill) is then rounded to the
+/// nearest step, which is what the 1-step resolution stores anyway.
 ///
 /// Records last 1 s when the rate is a whole number of Hz (else the shortest whole number of seconds holding a
 /// whole number of samples, up to 60 s). The last record is completed with copies of the last frame, annotated
@@ -18,16 +26,15 @@ final class EDFWriter: SignalFileWriter {
     let path: String
     let kind: SignalFileKind
     private var description: SignalDescription?
-    private var scratch: FileDescriptor?
-    private var scratchBuffer: [Double] = []
+    private var scratch: SignalScratch?
     private var frames = 0
-    private var low: [Double] = []
-    private var high: [Double] = []
     private var annotations: [SignalAnnotation] = []
     private var temporary: FilePath
-
-    /// Frames gathered before a write to the scratch file (64k values, 512 KiB).
-    private static let bufferValues = 1 << 16
+    /// Takes frames into the scratch on a thread of its own, while the caller decodes the next ones.
+    private let worker = DispatchQueue(label: "brainbatch.signal-scratch")
+    /// Batches handed to the worker and not yet taken in: at most two, so that memory stays flat.
+    private let queued = DispatchSemaphore(value: 2)
+    private let workerError = FirstError()
 
     init(path: String, kind: SignalFileKind) {
         self.path = path
@@ -44,58 +51,32 @@ final class EDFWriter: SignalFileWriter {
             throw SignalFileError.samplingRate(path: path, rate: description.samplingRate)
         }
         _ = try recordLayout(description.samplingRate)
+        scratch = try SignalScratch(beside: path, kind: kind, channels: description.channels)
         self.description = description
-        low = [Double](repeating: .infinity, count: description.channels.count)
-        high = [Double](repeating: -.infinity, count: description.channels.count)
-        let scratchPath = FileSystem.temporarySibling(of: FilePath(path + ".samples"))
-        do {
-            let file = try FileDescriptor.open(scratchPath, .readWrite, options: [.create, .truncate, .closeOnExec],
-                                               permissions: [.ownerReadWrite])
-            scratch = file
-            unlink(scratchPath.string)
-        } catch {
-            throw SignalFileError.cannotWrite(path: path, reason: "\(error)")
-        }
-        scratchBuffer.reserveCapacity(Self.bufferValues + description.channels.count)
     }
 
+    /// Hands a copy of the frames to the worker. An error it met (a value that is not finite, the scratch file
+    /// unwritable) is thrown by the next call, or by ``finish()``.
     func append(_ values: UnsafeBufferPointer<Double>, frameCount: Int) throws {
-        guard let description else { throw SignalFileError.invalidSignal(path: path, reason: "samples before the signal was started") }
-        let channels = description.channels.count
-        var failed: (channel: Int, frame: Int)?
-        low.withUnsafeMutableBufferPointer { low in
-            high.withUnsafeMutableBufferPointer { high in
-                for frame in 0..<frameCount {
-                    for channel in 0..<channels {
-                        let value = values[frame * channels + channel]
-                        if !value.isFinite { failed = (channel, frame); return }
-                        if value < low[channel] { low[channel] = value }
-                        if value > high[channel] { high[channel] = value }
-                    }
-                }
+        guard let description, let scratch else {
+            throw SignalFileError.invalidSignal(path: path, reason: "samples before the signal was started")
+        }
+        if let error = workerError.value { throw error }
+        let copy = Array(values.prefix(frameCount * description.channels.count))
+        queued.wait()
+        let (queued, workerError) = (self.queued, self.workerError)
+        worker.async {
+            defer { queued.signal() }
+            guard workerError.value == nil else { return }
+            do { try copy.withUnsafeBufferPointer { try scratch.append($0, frameCount: frameCount) } } catch {
+                workerError.record(error)
             }
         }
-        if let failed {
-            throw SignalFileError.notFinite(path: path, channel: description.channels[failed.channel].label,
-                                            sample: frames + failed.frame)
-        }
-        scratchBuffer.append(contentsOf: values.prefix(frameCount * channels))
         frames += frameCount
-        if scratchBuffer.count >= Self.bufferValues { try flushScratch() }
     }
 
     func annotate(_ annotation: SignalAnnotation) {
         annotations.append(annotation)
-    }
-
-    private func flushScratch() throws {
-        guard let scratch, !scratchBuffer.isEmpty else { return }
-        do {
-            _ = try scratchBuffer.withUnsafeBytes { try scratch.writeAll($0) }
-        } catch {
-            throw SignalFileError.cannotWrite(path: path, reason: "\(error)")
-        }
-        scratchBuffer.removeAll(keepingCapacity: true)
     }
 
     /// Samples per record and the record's duration for a rate.
@@ -111,16 +92,20 @@ final class EDFWriter: SignalFileWriter {
         guard let description, let scratch else {
             throw SignalFileError.invalidSignal(path: path, reason: "the input gave no signal")
         }
+        worker.sync {}
+        if let error = workerError.value { throw error }
         guard frames > 0 else { throw SignalFileError.invalidSignal(path: path, reason: "the input has no samples") }
-        try flushScratch()
+        try scratch.flush()
+        let (encoding, extremes) = (scratch.encoding, scratch.extremes)
         let channels = description.channels
         let (perRecord, seconds) = try recordLayout(description.samplingRate)
         let recordCount = (frames + perRecord - 1) / perRecord
         let padded = recordCount * perRecord - frames
         var ranges: [PhysicalRange] = []
         for (index, channel) in channels.enumerated() {
-            guard let range = PhysicalRange(low: low[index], high: high[index], bits: kind.bits, grid: channel.grid) else {
-                throw SignalFileError.rangeTooWide(path: path, channel: channel.label, low: low[index], high: high[index])
+            let (low, high) = (extremes.low[index], extremes.high[index])
+            guard let range = PhysicalRange(low: low, high: high, bits: kind.bits, grid: channel.grid) else {
+                throw SignalFileError.rangeTooWide(path: path, channel: channel.label, low: low, high: high)
             }
             ranges.append(range)
         }
@@ -151,63 +136,63 @@ final class EDFWriter: SignalFileWriter {
         do { output = try FileSystem.create(temporary) } catch {
             throw SignalFileError.cannotWrite(path: path, reason: error.reason)
         }
+        // Records in chunks of 128k values, hashed on a second thread as they are written.
+        let count = channels.count
+        let chunkRecords = max(1, (1 << 17) / (perRecord * count))
+        let recordBytes = perRecord * count * sampleBytes
+        let headerBytes = header.bytes
+        let hasher = BackgroundSHA256(bufferSize: max(headerBytes.count,
+                                                      chunkRecords * (recordBytes + layout.bytesPerRecord) + Self.storeSlack))
         do {
-            try FileSystem.write(header.bytes, to: output, path: temporary)
-            // Records in chunks of about 1 MiB of scratch.
-            let count = channels.count
-            let chunkRecords = max(1, (1 << 17) / (perRecord * count))
-            var values = [Double](repeating: 0, count: chunkRecords * perRecord * count)
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(chunkRecords * (perRecord * count * sampleBytes + layout.bytesPerRecord))
+            let write = { (bytes: UnsafeRawBufferPointer) in try FileSystem.write(bytes, to: output, path: self.temporary) }
+            try hasher.fill({ $0.copyBytes(from: headerBytes); return headerBytes.count }, then: write)
+            let valueBytes = encoding.bytesPerValue
+            let values = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkRecords * perRecord * count * valueBytes,
+                                                                alignment: 8)
+            defer { values.deallocate() }
+            let offsets = ranges.map { encoding.countOffset(for: $0) }
             var record = 0
             while record < recordCount {
                 let records = min(chunkRecords, recordCount - record)
                 let firstFrame = record * perRecord
                 let available = min(records * perRecord, frames - firstFrame)
-                try values.withUnsafeMutableBytes { buffer in
-                    let wanted = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(available * count * 8)])
-                    var done = 0
-                    while done < wanted.count {
-                        let read = try scratch.read(fromAbsoluteOffset: Int64(firstFrame * count * 8 + done),
-                                                    into: UnsafeMutableRawBufferPointer(rebasing: wanted[done...]))
-                        guard read > 0 else { throw SignalFileError.cannotWrite(path: path, reason: "the scratch file ended early") }
-                        done += read
-                    }
-                }
+                let frameBytes = count * valueBytes
+                try scratch.read(fromFrame: firstFrame,
+                                 into: UnsafeMutableRawBufferPointer(rebasing: values[0..<(available * frameBytes)]))
                 // The last record: copies of the last frame.
-                if available < records * perRecord {
-                    for frame in available..<(records * perRecord) {
-                        for channel in 0..<count { values[frame * count + channel] = values[(available - 1) * count + channel] }
-                    }
+                for frame in available..<(records * perRecord) {
+                    values.baseAddress!.advanced(by: frame * frameBytes)
+                        .copyMemory(from: values.baseAddress!.advanced(by: (available - 1) * frameBytes), byteCount: frameBytes)
                 }
-                let recordBytes = perRecord * count * sampleBytes
-                let annotationBytes = layout.bytesPerRecord
-                bytes.removeAll(keepingCapacity: true)
-                bytes.append(contentsOf: repeatElement(0, count: records * (recordBytes + annotationBytes)))
-                bytes.withUnsafeMutableBufferPointer { out in
-                    values.withUnsafeBufferPointer { values in
-                        var at = 0
-                        for r in 0..<records {
-                            for channel in 0..<count {
+                try hasher.fill({ raw in
+                    let out = raw.baseAddress!
+                    var at = 0
+                    for r in 0..<records {
+                        for channel in 0..<count {
+                            let first = r * perRecord * count + channel
+                            switch (encoding, offsets[channel]) {
+                            case (.float64, _):
                                 let range = ranges[channel]
-                                var index = r * perRecord * count + channel
-                                for _ in 0..<perRecord {
-                                    let digit = range.digital(values[index])
-                                    index += count
-                                    out[at] = UInt8(truncatingIfNeeded: digit)
-                                    out[at + 1] = UInt8(truncatingIfNeeded: digit >> 8)
-                                    if sampleBytes == 3 { out[at + 2] = UInt8(truncatingIfNeeded: digit >> 16) }
-                                    at += sampleBytes
-                                }
-                            }
-                            for byte in layout.bytes(record: record + r) {
-                                out[at] = byte
-                                at += 1
+                                let doubles = values.assumingMemoryBound(to: Double.self)
+                                Self.store(perRecord, from: first, stride: count, sampleBytes: sampleBytes, into: out,
+                                           at: &at) { range.digital(doubles[$0]) }
+                            case (.gridCounts, let offset?):
+                                let counts = values.assumingMemoryBound(to: Int32.self)
+                                Self.store(perRecord, from: first, stride: count, sampleBytes: sampleBytes, into: out,
+                                           at: &at) { Int(counts[$0]) + offset }
+                            case (.gridCounts(let stepsPerUnit), nil):
+                                let range = ranges[channel]
+                                let counts = values.assumingMemoryBound(to: Int32.self)
+                                Self.store(perRecord, from: first, stride: count, sampleBytes: sampleBytes, into: out,
+                                           at: &at) { range.digital(Double(counts[$0]) / stepsPerUnit) }
                             }
                         }
+                        let annotation = layout.bytes(record: record + r)
+                        annotation.withUnsafeBytes { (out + at).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                        at += annotation.count
                     }
-                }
-                try FileSystem.write(bytes, to: output, path: temporary)
+                    return at
+                }, then: write)
                 record += records
             }
             try FileSystem.sync(output, path: temporary)
@@ -222,7 +207,7 @@ final class EDFWriter: SignalFileWriter {
             unlink(temporary.string)
             throw error
         }
-        try? scratch.close()
+        scratch.close()
         self.scratch = nil
         let summaryChannels = zip(channels, ranges).enumerated().map { index, pair in
             let (channel, range) = pair
@@ -230,15 +215,37 @@ final class EDFWriter: SignalFileWriter {
                 label: channel.label, type: channel.type, unit: channel.unit, resolution: range.resolution,
                 exact: channel.grid.map { abs($0 - range.resolution) <= 1e-9 * $0 } ?? false,
                 physicalMinimum: range.physicalMinimum, physicalMaximum: range.physicalMaximum,
-                minimum: low[index], maximum: high[index])
+                minimum: extremes.low[index], maximum: extremes.high[index])
         }
-        return SignalFileSummary(format: kind.displayName, files: [path], samplingRate: description.samplingRate,
+        return SignalFileSummary(format: kind.displayName, files: [path], digests: [hasher.finalize().digest],
+                                 samplingRate: description.samplingRate,
                                  channels: summaryChannels, frames: frames, paddedFrames: padded,
                                  recordDuration: seconds, annotations: notes, start: description.start?.iso8601)
     }
 
+    /// Stores `samples` digits, the `n`-th from `digit(first + n × stride)`, little-endian in `sampleBytes` bytes
+    /// each from `out + at` on.
+    ///
+    /// Each digit is stored as four bytes, of which the next digit (or what follows the channel) overwrites the
+    /// ones beyond `sampleBytes`: one store per sample instead of one per byte. `out` must hold
+    /// ``storeSlack`` bytes more than is written.
+    @inline(__always)
+    private static func store(_ samples: Int, from first: Int, stride: Int, sampleBytes: Int,
+                              into out: UnsafeMutableRawPointer, at: inout Int, digit: (Int) -> Int) {
+        var index = first
+        for _ in 0..<samples {
+            out.storeBytes(of: UInt32(truncatingIfNeeded: digit(index)).littleEndian, toByteOffset: at, as: UInt32.self)
+            index += stride
+            at += sampleBytes
+        }
+    }
+
+    /// The bytes a chunk buffer holds beyond its records, for ``store(_:from:stride:sampleBytes:into:at:digit:)``.
+    private static let storeSlack = 4
+
     func discard() {
-        if let scratch { try? scratch.close() }
+        worker.sync {}
+        scratch?.close()
         scratch = nil
         unlink(temporary.string)
     }

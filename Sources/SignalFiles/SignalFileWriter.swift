@@ -44,6 +44,8 @@ public struct SignalFileSummary: Sendable, Equatable, Encodable {
     public var format: String
     /// The files written, as paths given (data first).
     public var files: [String]
+    /// The SHA-256 of each of ``files`` (32 bytes each), hashed from the bytes as they were written.
+    public var digests: [[UInt8]]
     public var samplingRate: Double
     public var channels: [Channel]
     /// Frames of real data (the padding of a last EDF record not counted).

@@ -1,6 +1,7 @@
 import Crypto
 import FileSystem
 import Foundation
+import Hashing
 import SystemPackage
 import Tables
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Hashing
 import Tables
 
 extension InputRecord {
@@ -26,9 +27,4 @@ public struct InputHasher {
     public func record(path: String) -> InputRecord {
         InputRecord(path: path, size: size, sha256: hasher.finalize().hexString)
     }
-}
-
-extension Digest {
-    /// The digest as lowercase hex.
-    var hexString: String { map { String(format: "%02x", $0) }.joined() }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Hashing
 import HDF5
 import SystemPackage
 

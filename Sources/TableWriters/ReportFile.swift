@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Hashing
 
 /// An HTML report (`--report PATH.html`) as a file: how it is sealed when written and recognised later, so that a
 /// run replaces an earlier report of a BrainBatch tool and nothing else (conventions §3.1).

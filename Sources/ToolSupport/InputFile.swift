@@ -1,5 +1,6 @@
 import FileSystem
 import Foundation
+import Hashing
 import SystemPackage
 import Tables
 import TableWriters
@@ -89,19 +90,10 @@ public enum InputFile {
     static func stream(_ file: FileDescriptor, path: String, chunkSize: Int,
                        _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> InputRecord {
         // Hashing runs beside `body`, on the chunk before or the same one: SHA-256 is a tenth of decoding a capture.
-        let hasher = BackgroundInputHasher(chunkSize: chunkSize)
-        var failure: ToolError?
-        while true {
-            let count = try hasher.nextChunk(read: { buffer in
-                do throws(ToolError) { return try readFully(file, into: buffer, path: path) } catch {
-                    failure = error
-                    return 0
-                }
-            }, body)
-            if let failure { throw failure }
-            if count < chunkSize { break }
-        }
-        return hasher.record(path: path)
+        let hasher = BackgroundSHA256(bufferSize: chunkSize)
+        while try hasher.fill({ buffer in try readFully(file, into: buffer, path: path) }, then: body) == chunkSize {}
+        let (digest, size) = hasher.finalize()
+        return InputRecord(path: path, size: size, sha256: digest.hexString)
     }
 
     /// The size in bytes of the file `path` names, a symbolic link followed (0 for a pipe: see

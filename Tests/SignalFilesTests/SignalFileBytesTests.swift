@@ -155,17 +155,63 @@ struct SignalFileBytesTests {
         #expect(summary.channels[1].exact)
     }
 
-    @Test("A value no file can hold is an error naming channel and sample; nothing is left behind")
-    func notFinite() throws {
+    @Test("A value no file can hold is an error naming channel and sample; nothing is left behind",
+          arguments: [SignalFileKind.bdf, .edf, .brainVision])
+    func notFinite(kind: SignalFileKind) throws {
         let folder = TestSupport.temporaryFolder()
-        let path = folder.appendingPathComponent("x.bdf").path
-        let writer = makeSignalFileWriter(.bdf, path: path)
+        let path = folder.appendingPathComponent("x." + kind.rawValue).path
+        let writer = makeSignalFileWriter(kind, path: path)
         try writer.begin(SignalDescription(channels: [SignalChannel(label: "A")], samplingRate: 10))
-        #expect(throws: SignalFileError.notFinite(path: path, channel: "A", sample: 2)) {
-            try writer.append([1, 2, .nan], channelCount: 1)
+        // EDF/BDF take frames in on a second thread: the error comes from the next call or from finish().
+        #expect(throws: SignalFileError.notFinite(path: path, channel: "A", sample: 4)) {
+            try writer.append([1, 2], channelCount: 1)
+            try writer.append([3, 4, .nan, 5], channelCount: 1)
+            try writer.append([6], channelCount: 1)
+            _ = try writer.finish()
         }
         writer.discard()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test("BDF of channels on a grid: values on it stored exactly, one between rounded to the nearest step")
+    func gridCounts() throws {
+        let folder = TestSupport.temporaryFolder()
+        let path = folder.appendingPathComponent("x.bdf").path
+        let writer = makeSignalFileWriter(.bdf, path: path)
+        try writer.begin(SignalDescription(channels: [SignalChannel(label: "A", grid: 0.001),
+                                                      SignalChannel(label: "B", grid: 0.001)], samplingRate: 2))
+        // Frame-major: A −1.5, 0.001, 2.2506 (between steps: 2.251); B 10, 20.123, −30.004.
+        let values: [Double] = [-1.5, 10, 0.001, 20.123, 2.2506, -30.004]
+        try writer.append(Array(values[0..<2]), channelCount: 2)
+        try writer.append(Array(values[2...]), channelCount: 2)
+        let summary = try writer.finish()
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(summary.channels.map(\.resolution) == [0.001, 0.001])
+        #expect(summary.channels.map(\.exact) == [true, true])
+        // Two records of 2 samples per channel after a 1024-byte header (A, B, annotations).
+        let recordBytes = (bytes.count - 1024) / 2
+        func read(_ channel: Int, _ sample: Int) -> Double {
+            let offset = 1024 + (sample / 2) * recordBytes + channel * 6 + (sample % 2) * 3
+            let raw = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16
+            let digit = raw >= 1 << 23 ? raw - (1 << 24) : raw
+            let info = summary.channels[channel]
+            return Double(info.physicalMinimum!) + Double(digit + (1 << 23)) * info.resolution!
+        }
+        for (sample, expected) in [-1.5, 0.001, 2.251].enumerated() {
+            #expect(abs(read(0, sample) - expected) < 1e-9)
+        }
+        for (sample, expected) in [10, 20.123, -30.004].enumerated() {
+            #expect(abs(read(1, sample) - expected) < 1e-9)
+        }
+        // A value 2^31 grid steps or more from 0 fits no count: an error naming the channel, nothing left behind.
+        let wide = makeSignalFileWriter(.bdf, path: path + ".wide.bdf")
+        try wide.begin(SignalDescription(channels: [SignalChannel(label: "A", grid: 0.001)], samplingRate: 2))
+        #expect(throws: SignalFileError.rangeTooWide(path: path + ".wide.bdf", channel: "A", low: 0, high: 3e6)) {
+            try wide.append([0, 3e6], channelCount: 1)
+            _ = try wide.finish()
+        }
+        wide.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["x.bdf"])
     }
 
     @Test("Many annotations in one record spread over the following records' annotation bytes")

@@ -37,28 +37,30 @@ extension CaptureFormat: SignalExportingFormat {
             }
         }
         let decoded = try decode(input) { batch in
-            values.removeAll(keepingCapacity: true)
-            values.reserveCapacity(batch.count * 4)
-            for sample in batch {
-                if sample.segment != segment {
-                    if segment != nil {
-                        closeRun()
-                        sink.annotate(SignalAnnotation(onset: Double(frames) / rate, description: "BAD_discontinuity"))
+            if values.count < batch.count * 4 { values = [Double](repeating: 0, count: batch.count * 4) }
+            values.withUnsafeMutableBufferPointer { values in
+                for (index, sample) in batch.enumerated() {
+                    if sample.segment != segment {
+                        if segment != nil {
+                            closeRun()
+                            sink.annotate(SignalAnnotation(onset: Double(frames) / rate,
+                                                           description: "BAD_discontinuity"))
+                        }
+                        segment = sample.segment
+                        segmentStarts[sample.segment] = frames - sample.sampleIndex
                     }
-                    segment = sample.segment
-                    segmentStarts[sample.segment] = frames - sample.sampleIndex
+                    if sample.filled {
+                        if let run = filledRun { filledRun = (run.start, run.count + 1) } else { filledRun = (frames, 1) }
+                    } else if filledRun != nil {
+                        closeRun()
+                    }
+                    frames += 1
+                    let microvolts = sample.nanovolts / 1000
+                    values[index * 4] = microvolts[0]; values[index * 4 + 1] = microvolts[1]
+                    values[index * 4 + 2] = microvolts[2]; values[index * 4 + 3] = microvolts[3]
                 }
-                if sample.filled {
-                    if let run = filledRun { filledRun = (run.start, run.count + 1) } else { filledRun = (frames, 1) }
-                } else {
-                    closeRun()
-                }
-                let microvolts = sample.nanovolts / 1000
-                values.append(microvolts[0]); values.append(microvolts[1])
-                values.append(microvolts[2]); values.append(microvolts[3])
-                frames += 1
             }
-            try sink.append(values, channelCount: 4)
+            try values.withUnsafeBufferPointer { try sink.append($0, frameCount: batch.count) }
             for table in analysis?.consume(batch) ?? [] where table.rowCount > 0 { collect(table) }
         }
         closeRun()

@@ -1,0 +1,63 @@
+import Crypto
+import Dispatch
+
+/// The SHA-256 of bytes that pass through in chunks, computed on a queue of its own while the caller goes on with
+/// them: an input read and decoded, an output made and written. The hash is a sixth of a capture's conversion; on
+/// a second core it costs next to nothing.
+///
+/// The hasher owns two buffers, used in turn: ``fill(_:then:)`` lets the caller fill the next one, queues its hash,
+/// and hands the filled bytes to the caller's work (which may only read them). A buffer is filled again only once
+/// its hash is done, so neither side ever sees bytes change under it.
+public final class BackgroundSHA256: @unchecked Sendable {
+    // @unchecked: `hasher` and `size` are touched only on `queue`; each buffer is written only after its semaphore
+    // is taken back from the hash that reads it, and is otherwise read-only.
+    private let queue = DispatchQueue(label: "brainbatch.sha256")
+    private var hasher = SHA256()
+    private var size = 0
+    private let buffers: [UnsafeMutableRawBufferPointer]
+    private let free: [DispatchSemaphore]
+    private var next = 0
+
+    /// Two buffers of `bufferSize` bytes.
+    public init(bufferSize: Int) {
+        buffers = (0..<2).map { _ in .allocate(byteCount: max(1, bufferSize), alignment: 16) }
+        free = (0..<2).map { _ in DispatchSemaphore(value: 1) }
+    }
+
+    // Each queued hash holds the hasher, so this runs once the last one is done (perhaps on the queue).
+    deinit { buffers.forEach { $0.deallocate() } }
+
+    /// The size of each buffer in bytes.
+    public var bufferSize: Int { buffers[0].count }
+
+    /// Lets `fill` write the next chunk into a buffer no hash is reading (it returns how many bytes it wrote, at
+    /// most the buffer's size), hashes them in the background, and hands them to `body`. Returns the count.
+    @discardableResult
+    public func fill(_ fill: (UnsafeMutableRawBufferPointer) throws -> Int,
+                     then body: (UnsafeRawBufferPointer) throws -> Void) rethrows -> Int {
+        let index = next
+        next = 1 - next
+        free[index].wait()
+        let count: Int
+        do { count = min(try fill(buffers[index]), buffers[index].count) } catch {
+            free[index].signal()
+            throw error
+        }
+        guard count > 0 else {
+            free[index].signal()
+            return 0
+        }
+        queue.async { [self] in
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffers[index][0..<count]))
+            size += count
+            free[index].signal()
+        }
+        try body(UnsafeRawBufferPointer(rebasing: buffers[index][0..<count]))
+        return count
+    }
+
+    /// The digest (32 bytes) and the byte count of every chunk so far, once their hashes are done.
+    public func finalize() -> (digest: [UInt8], size: Int) {
+        queue.sync { (Array(hasher.finalize()), size) }
+    }
+}

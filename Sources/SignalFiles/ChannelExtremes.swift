@@ -1,0 +1,49 @@
+/// The smallest and largest value of each channel so far, and the check that every value is finite: what every
+/// writer learns from the frames it is handed (EDF/BDF choose their ranges from it, every summary states it).
+struct ChannelExtremes {
+    /// Per channel; `+∞` and `−∞` before the first frame.
+    private(set) var low: [Double]
+    private(set) var high: [Double]
+
+    init(channels: Int) {
+        low = [Double](repeating: .infinity, count: channels)
+        high = [Double](repeating: -.infinity, count: channels)
+    }
+
+    /// Takes in `frameCount` frames (frame-major). Returns the first value that is not finite as (channel, frame
+    /// within these frames), and then takes in nothing.
+    mutating func include(_ values: UnsafeBufferPointer<Double>, frameCount: Int) -> (channel: Int, frame: Int)? {
+        let channels = low.count
+        let count = frameCount * channels
+        // A value that is not finite makes a probe NaN (∞ × 0 and NaN × 0 are NaN), so the common case needs no
+        // test per value; four probes, so that the additions do not wait for each other.
+        var probes = SIMD4<Double>(repeating: 0)
+        var index = 0
+        while index + 4 <= count {
+            probes += SIMD4(values[index], values[index + 1], values[index + 2], values[index + 3]) * 0
+            index += 4
+        }
+        while index < count {
+            probes[0] += values[index] * 0
+            index += 1
+        }
+        guard !probes.sum().isNaN else {
+            let index = (0..<count).first { !values[$0].isFinite } ?? 0
+            return (index % channels, index / channels)
+        }
+        // One pass per channel with the extremes in registers.
+        for channel in 0..<channels {
+            var lowest = low[channel], highest = high[channel]
+            var index = channel
+            while index < count {
+                let value = values[index]
+                lowest = value < lowest ? value : lowest
+                highest = value > highest ? value : highest
+                index += channels
+            }
+            low[channel] = lowest
+            high[channel] = highest
+        }
+        return nil
+    }
+}
