@@ -64,6 +64,14 @@ public struct Provenance: Codable, Sendable, Equatable {
 
     /// The whole record as pretty JSON, with the parameters as a nested object.
     public func jsonDocument() -> Data {
+        let data = (try? JSONSerialization.data(withJSONObject: jsonObject(),
+                                                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
+        return data + Data("\n".utf8)
+    }
+
+    /// The record as the object ``jsonDocument()`` serialises, for a document that adds to it.
+    public func jsonObject() -> [String: Any] {
         var object: [String: Any] = [
             "tool": tool, "version": version, "command_line": commandLine,
             "inputs": inputs.map { ["path": $0.path, "size": $0.size, "sha256": $0.sha256] as [String: Any] },
@@ -72,10 +80,7 @@ public struct Provenance: Codable, Sendable, Equatable {
             object["outputs"] = outputs.map { ["file": $0.file, "sha256": $0.sha256] }
         }
         object["parameters"] = (try? JSONSerialization.jsonObject(with: Data(parametersJSON.utf8))) ?? [:]
-        let data = (try? JSONSerialization.data(withJSONObject: object,
-                                                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
-            ?? Data("{}".utf8)
-        return data + Data("\n".utf8)
+        return object
     }
 
     /// Shell-quotes arguments so the command line can be pasted back into a shell.

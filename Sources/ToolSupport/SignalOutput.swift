@@ -48,9 +48,7 @@ enum SignalOutput {
         provenance.outputs = zip(summary.files, summary.digests).map { file, digest in
             OutputFileRecord(file: FilePath(file).lastComponent?.string ?? file, sha256: digest.hexString)
         }
-        guard var object = try JSONSerialization.jsonObject(with: provenance.jsonDocument()) as? [String: Any] else {
-            throw TableOutputError.cannotCreate(path: sidecar(of: path), reason: "provenance is not a JSON object")
-        }
+        var object = provenance.jsonObject()
         var signal = summary
         signal.files = summary.files.map { FilePath($0).lastComponent?.string ?? $0 }
         // The annotations (tens of thousands for a long capture) are serialised apart, a group at a time, and put
