@@ -238,6 +238,9 @@ struct CaptureReportSection {
         let (binWidth, binText) = binSize()
         let binCount = max(1, Int((totalSeconds / binWidth).rounded(.up)))
         var lostInGaps = [Double](repeating: 0, count: binCount), lostInResyncs = lostInGaps
+        // Resyncs are drawn one by one only when there are few (at most `resyncLines`): their lines and titles are
+        // kept only up to one more than that (a faulty 10-hour capture has tens of thousands).
+        let resyncLines = 60
         var resyncX: [Double] = [], resyncTitles: [String] = []
         var breaks: [Double] = [], breakTitles: [String] = []
         for event in decoded.events {
@@ -250,6 +253,7 @@ struct CaptureReportSection {
                 lostInGaps[bin] += Double(event.lostSamples ?? 0)
             case .resync:
                 lostInResyncs[bin] += Double(event.lostSamples ?? 0)
+                guard resyncX.count <= resyncLines else { continue }
                 resyncX.append(t / unit.divisor)
                 resyncTitles.append("resync at \(Markup.number(seconds, decimals: 2)) s (segment \(event.segment)): "
                                     + "\(event.byteCount) bytes skipped, \(event.lostSamples ?? 0) samples lost")
@@ -275,7 +279,7 @@ struct CaptureReportSection {
                             titles: resyncBins.map { "\(Markup.number(lostInResyncs[$0], decimals: 0)) samples lost in resyncs" })),
         ]
         // Each resync as a line where there are few enough to tell apart.
-        if !resyncX.isEmpty && resyncX.count <= 60 {
+        if !resyncX.isEmpty && resyncX.count <= resyncLines {
             layers.append(.rules(RuleSeries("resync", xs: resyncX, colour: Palette.bad, width: 1, dashed: true,
                                             titles: resyncTitles)))
         }

@@ -66,6 +66,7 @@ public final class CaptureReportCollector {
     private let context = Int(CaptureReportCollector.traceSeconds * BrainiacHeadband.samplingRate)
 
     // Worst gap so far: the window [from, to) of sample indices in `traceSegment`, filled as samples arrive.
+    /// The end of the previous batch: its last `context` samples, and the filled run open at its end.
     private var previousBatch: [BrainiacSample] = []
     private var last: BrainiacSample?
     private var worstLost = 0
@@ -117,7 +118,14 @@ public final class CaptureReportCollector {
             last = sample
         }
         extendTrace(batch)
-        previousBatch = batch
+        // A new worst gap found in the next batch needs the `context` samples before it, and before the filled run
+        // it ends (under --gaps fill) if that run started here: a copy of the batch's end, so that the decoder's
+        // batch (megabytes) is not kept alive for another round.
+        var keep = context
+        if let start = filledRunStart, let last, last.filled, start.segment == last.segment {
+            keep += last.sampleIndex - start.sampleIndex + 1
+        }
+        previousBatch = Array(batch.suffix(keep))
         if welch != nil { addToSpectrum(batch) }
     }
 

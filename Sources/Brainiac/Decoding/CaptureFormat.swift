@@ -124,32 +124,40 @@ public struct CaptureFormat: StreamingInputFormat {
         }
         let analysis = options.analysis
         let sourceFileWidth = sourceFileWidth
-        let batches = TableBatches { emit in
+        // Tables not wanted (a report asking for `recordings` only, `--table x`) are not made: the gaps and
+        // anomalies of a faulty 10-hour capture are hundreds of thousands of rows.
+        let batches = TableBatches(wanting: { wanted, emit in
             // Every table exists with its columns even when no capture gave it rows (an empty batch adds nothing
             // to a table that has rows).
-            try emit(SampleTableBuilder.table([], sourceFile: "", sourceFileWidth: sourceFileWidth))
+            if wanted("samples") { try emit(SampleTableBuilder.table([], sourceFile: "", sourceFileWidth: sourceFileWidth)) }
             if parsed.isEmpty {
-                try emit(CaptureTables.recordings([], sourceFile: "", byteOrder: .be, scoreLE: nil, scoreMixed: nil))
-                try emit(CaptureTables.gaps([], sourceFile: ""))
+                if wanted("recordings") {
+                    try emit(CaptureTables.recordings([], sourceFile: "", byteOrder: .be, scoreLE: nil, scoreMixed: nil))
+                }
+                if wanted("gaps") { try emit(CaptureTables.gaps([], sourceFile: "")) }
             } else {
-                for decoded in parsed { try emit(decoded.recordings) }
-                for decoded in parsed {
-                    try decoded.events.forEachSlice(of: Self.eventBatchRows) { events in
-                        try emit(CaptureTables.gaps(events, sourceFile: decoded.sourceFile))
+                if wanted("recordings") { for decoded in parsed { try emit(decoded.recordings) } }
+                if wanted("gaps") {
+                    for decoded in parsed {
+                        try decoded.events.forEachSlice(of: Self.eventBatchRows) { events in
+                            try emit(CaptureTables.gaps(events, sourceFile: decoded.sourceFile))
+                        }
                     }
                 }
             }
-            var anomalies = TableBatchJoiner(first: .anomalies([]), batchRows: Self.eventBatchRows)
-            for decoded in parsed {
-                try decoded.events.forEachSlice(of: Self.eventBatchRows) { events in
-                    guard !events.isEmpty else { return }
-                    try anomalies.add(.anomalies(CaptureTables.anomalies(events, sourceFile: decoded.sourceFile)),
-                                      emit: emit)
+            if wanted("anomalies") {
+                var anomalies = TableBatchJoiner(first: .anomalies([]), batchRows: Self.eventBatchRows)
+                for decoded in parsed {
+                    try decoded.events.forEachSlice(of: Self.eventBatchRows) { events in
+                        guard !events.isEmpty else { return }
+                        try anomalies.add(.anomalies(CaptureTables.anomalies(events, sourceFile: decoded.sourceFile)),
+                                          emit: emit)
+                    }
                 }
+                try anomalies.finish(emit: emit)
             }
-            try anomalies.finish(emit: emit)
             if let analysis { for table in BrainiacAnalysis(sourceFile: "", options: analysis).tables { try emit(table) } }
-        }
+        })
         return FormatOutput(batches: batches, anomalies: warnings)
     }
 
