@@ -24,6 +24,7 @@ let package = Package(
     targets: [
         .target(name: "FuzzSupport", dependencies: [.product(name: "Tables", package: "BrainBatch")]),
         fuzzTarget("FuzzBrainiac", ["Brainiac", "Tables"]),
+        fuzzTarget("FuzzBrainiacDecoder", ["Brainiac"]),
         fuzzTarget("FuzzInteractLog", ["InteractLog", "Tables"]),
         fuzzTarget("FuzzBrainTracker", ["BrainTracker", "Tables"]),
         fuzzTarget("FuzzMYNDJSON", ["MYND", "Tables"]),

@@ -14,7 +14,7 @@ cd "$(dirname "$0")"
 seconds=${1:?usage: Fuzz/run.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzBrainiac FuzzInteractLog FuzzBrainTracker FuzzMindAffect FuzzMYNDJSON FuzzMYNDHDF5)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzBrainiac FuzzBrainiacDecoder FuzzInteractLog FuzzBrainTracker FuzzMindAffect FuzzMYNDJSON FuzzMYNDHDF5)
 # FUZZ_BIN: the build to run (relative to Fuzz/): .build/release (ASan, make fuzz) or .build-volume/release
 # (no ASan, make fuzz-volume).
 bin=${FUZZ_BIN:-.build/release}
@@ -24,7 +24,7 @@ realdata=../../shared/realdata
 seeds() {
     local files=()
     case $1 in
-        FuzzBrainiac) files=(../SampleData/brainiac/*.bin) ;;
+        FuzzBrainiac|FuzzBrainiacDecoder) files=(../SampleData/brainiac/*.bin) ;;
         FuzzInteractLog) mapfile -t files < <(find ../SampleData/interactlog -name '*.txt' -o -name '*.json' | sort) ;;
         FuzzBrainTracker) files=(../SampleData/braintracker/*.csv "$realdata"/braintracker/*.csv) ;;
         FuzzMindAffect) files=(../SampleData/mindaffect/*.txt "$realdata"/mindaffect/*.txt) ;;
@@ -42,6 +42,8 @@ seeds() {
 max_len() {
     case $1 in
         FuzzBrainiac) echo 30000 ;;
+        # The decoder alone: a few hundred packets reach every rule (gaps, resyncs, byte order, segments).
+        FuzzBrainiacDecoder) echo 8192 ;;
         FuzzInteractLog) echo 16384 ;;
         FuzzBrainTracker) echo 8192 ;;
         FuzzMindAffect) echo 16384 ;;
