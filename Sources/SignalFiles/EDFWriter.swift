@@ -173,16 +173,16 @@ final class EDFWriter: SignalFileWriter {
                             switch (encoding, offsets[channel]) {
                             case (.float64, _):
                                 let range = ranges[channel]
-                                let doubles = values.assumingMemoryBound(to: Double.self)
+                                let doubles = values.bindMemory(to: Double.self)
                                 Self.store(perRecord, from: first, stride: count, sampleBytes: sampleBytes, into: out,
                                            at: &at) { range.digital(doubles[$0]) }
                             case (.gridCounts, let offset?):
-                                let counts = values.assumingMemoryBound(to: Int32.self)
+                                let counts = values.bindMemory(to: Int32.self)
                                 Self.store(perRecord, from: first, stride: count, sampleBytes: sampleBytes, into: out,
                                            at: &at) { Int(counts[$0]) + offset }
                             case (.gridCounts(let stepsPerUnit), nil):
                                 let range = ranges[channel]
-                                let counts = values.assumingMemoryBound(to: Int32.self)
+                                let counts = values.bindMemory(to: Int32.self)
                                 Self.store(perRecord, from: first, stride: count, sampleBytes: sampleBytes, into: out,
                                            at: &at) { range.digital(Double(counts[$0]) / stepsPerUnit) }
                             }

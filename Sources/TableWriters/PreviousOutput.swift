@@ -104,9 +104,6 @@ public enum PreviousOutput {
         }
     }
 
-    /// The SHA-256 of a file's content, lowercase hex; `nil` when it cannot be read.
-    public static func contentSHA256(of path: String) -> String? { sha256(of: path) }
-
     /// For files a tool adds to a shared folder with a provenance file listing them (`ilog-parse`'s Java companion
     /// files): throws for the first of `files` that exists but is not listed there, unchanged.
     public static func checkReplaceable(files: [String], listedIn provenance: String) throws(TableOutputError) {
