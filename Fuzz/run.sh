@@ -89,14 +89,14 @@ for target in "${targets[@]}"; do
     "$bin/$target" "${args[@]}" "corpus/$target" > "$log" 2>&1
     rc=$?
     # Numbers: the final statistics (a normal run) or the last status line (fork mode).
-    stat() { grep -o "stat::$1: *[0-9]*" "$log" | tail -1 | grep -o '[0-9]*$'; }
+    stat() { grep -a -o "stat::$1: *[0-9]*" "$log" | tail -1 | grep -o '[0-9]*$'; }
     execs=$(stat number_of_executed_units)
     rate=$(stat average_exec_per_sec)
     rss=$(stat peak_rss_mb)
     if [ -z "$execs" ]; then
-        execs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
+        execs=$(grep -a -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
         rate=$(( ${execs:-0} / (seconds > 0 ? seconds : 1) ))
-        rss=$(grep -o 'rss: [0-9]*Mb' "$log" | tail -1 | grep -o '[0-9]*')
+        rss=$(grep -a -o 'rss: [0-9]*Mb' "$log" | tail -1 | grep -o '[0-9]*')
     fi
     corpus=$(ls "corpus/$target" | wc -l)
     new=$(( $(ls "artifacts/$target" | wc -l) - before ))

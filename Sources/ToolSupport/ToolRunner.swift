@@ -103,6 +103,7 @@ public struct ToolRunner {
             // Nothing read because everything failed: nothing is written. (Nothing read because a folder was empty is
             // the format's to judge: a protocol check reports the files missing.)
             guard !parsed.isEmpty || failures.isEmpty else { try finish(failures: failures); return }
+            AllocatorTuning.releaseFreePages()
             let result = try format.tables(parsed)
             reportAnomalies(result)
             try sideOutput?.check(parsed)
