@@ -3,6 +3,10 @@ import Tables
 
 /// A writer of one signal file: a ``SignalSink`` that writes into temporary files beside the destination and puts
 /// them in place on ``finish()`` (the data first, a BrainVision header last); ``discard()`` removes them.
+///
+/// A writer may take frames in on a thread of its own (EDF and BDF do): an error about some frames (a value that
+/// is not finite) is then thrown by a later ``SignalSink/append(_:frameCount:)`` or by ``finish()``, with the same
+/// message, and nothing is put in place.
 public protocol SignalFileWriter: SignalSink {
     /// Writes what is still to write, flushes it to the disk and renames the files into place.
     func finish() throws -> SignalFileSummary
