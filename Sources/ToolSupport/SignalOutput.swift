@@ -100,14 +100,18 @@ enum SignalOutput {
             // "[\n" + elements at two spaces + "\n]": the elements, each line indented by the marker's depth.
             guard text.count >= 4 else { continue }
             if start > 0 { result.append(contentsOf: ",\n".utf8) }
-            let elements = text[(text.startIndex + 2)..<(text.endIndex - 2)]
-            var line = elements.startIndex
-            while line < elements.endIndex {
-                let end = elements[line...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? elements.endIndex
-                result.append(indent)
-                result.append(elements[line..<end])
-                line = end
+            // One pass over the bytes into an array (slicing `Data` line by line took half of the sidecar's time).
+            var lines: [UInt8] = []
+            lines.reserveCapacity(text.count + text.count / 4)
+            text.withUnsafeBytes { bytes in
+                var atLineStart = true
+                for byte in bytes[2..<(bytes.count - 2)] {
+                    if atLineStart { lines.append(contentsOf: indent) }
+                    lines.append(byte)
+                    atLineStart = byte == UInt8(ascii: "\n")
+                }
             }
+            result.append(contentsOf: lines)
         }
         result.append(UInt8(ascii: "\n"))
         result.append(indent)
