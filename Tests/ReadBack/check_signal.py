@@ -1,10 +1,12 @@
 """Reads a signal file written by a BrainBatch tool back with MNE (and edfio for EDF/BDF) and compares it with the
-tool's own samples table (CSV): channel names, sampling rate, every sample within the format's bound, and the
-annotations the provenance sidecar lists. Prints one JSON object; exits 1 with the reason on a mismatch.
+tool's own samples table (CSV): channel names, sampling rate, every sample within the format's bound, the
+annotations the provenance sidecar lists, and each file's SHA-256 there. Prints one JSON object; exits 1 with the reason on a mismatch.
 
 usage: check_signal.py SIGNAL SAMPLES_CSV COLUMNS (comma-separated, in channel order) [--filled-column NAME]
 """
+import hashlib
 import json
+import os
 import sys
 
 import numpy as np
@@ -25,7 +27,18 @@ def main():
     filled_column = options[options.index("--filled-column") + 1] if "--filled-column" in options else None
     # Tables of float32 samples (MindAffect) print each value's shortest float32 spelling: compare in float32.
     float32 = "--float32" in options
-    sidecar = json.load(open(signal + ".provenance.json"))["signal"]
+    document = json.load(open(signal + ".provenance.json"))
+    sidecar = document["signal"]
+    # Every file written, with the SHA-256 the writer computed as it wrote (not read back): hashed here from disk.
+    folder = os.path.dirname(signal)
+    listed = {o["file"]: o["sha256"] for o in document["outputs"]}
+    if sorted(listed) != sorted(sidecar["files"]):
+        fail(f"outputs {sorted(listed)} != files {sorted(sidecar['files'])}")
+    for name, digest in listed.items():
+        with open(os.path.join(folder, name), "rb") as f:
+            actual = hashlib.sha256(f.read()).hexdigest()
+        if actual != digest:
+            fail(f"{name}: sha256 {actual} on disk, {digest} in the sidecar")
     ext = signal.rsplit(".", 1)[-1].lower()
     if ext == "bdf":
         raw = mne.io.read_raw_bdf(signal, preload=True)
