@@ -87,9 +87,9 @@ public struct MYNDStudy: Sendable {
     /// The tables of spec §8 (answers, recordings, events, epochs, band_power, quality, quality_summary,
     /// samples, anomalies), every one present even when empty, and the anomalies of the last table as values.
     /// The `samples` table whole: a run writes ``output(definitions:dateOrder:)``'s batches instead.
-    public func tables(definitions: DefinitionSet?, dateOrder: DateOrder?) -> (tables: [Table], anomalies: [Anomaly]) {
+    public func tables(definitions: DefinitionSet?, dateOrder: DateOrder?) throws -> (tables: [Table], anomalies: [Anomaly]) {
         let (tables, anomalies) = tablesBeforeSamples(definitions: definitions, dateOrder: dateOrder)
-        return (tables + [RecordingTables.samples(recordings), Table.anomalies(anomalies)], anomalies)
+        return (tables + [try RecordingTables.samples(recordings), Table.anomalies(anomalies)], anomalies)
     }
 
     /// The tables of ``tables(definitions:dateOrder:)`` as batches: the `samples` table in batches of

@@ -120,9 +120,10 @@ public struct RecordingAnalysis: Sendable {
 
     /// Copies `target.count` samples of channel `channel` from frame `first` on into `target`, from memory or the
     /// scratch file.
-    func copySamples(channel: Int, from first: Int, into target: UnsafeMutableBufferPointer<Double>) {
+    func copySamples(channel: Int, from first: Int,
+                     into target: UnsafeMutableBufferPointer<Double>) throws(ScratchError) {
         if let stored = storedSamples {
-            stored.scratch.read(stored, channel: channel, from: first, into: target)
+            try stored.scratch.read(stored, channel: channel, from: first, into: target)
         } else {
             recording.channels[channel].withUnsafeBufferPointer { values in
                 _ = target.initialize(fromContentsOf: values[first..<first + target.count])

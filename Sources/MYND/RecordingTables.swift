@@ -242,18 +242,19 @@ extension RecordingTables {
     /// channel under its 10-20 name (`tp9_uv`, `af7_uv`, `af8_uv`, `tp10_uv`, `aux_uv`; the oscillator's stored
     /// names lowercased), the union over the run's recordings in order of appearance, `NA` where a recording
     /// lacks the channel. The whole table at once: a run writes it in batches (``sampleBatches(_:rowsPerBatch:_:)``).
-    public static func samples(_ analyses: [RecordingAnalysis]) -> Table {
+    public static func samples(_ analyses: [RecordingAnalysis]) throws -> Table {
         var batches: [Table] = []
-        sampleBatches(analyses) { batches.append($0) }
+        try sampleBatches(analyses) { batches.append($0) }
         return Table.concatenating(batches) ?? Table("samples", [])
     }
 
     /// The `samples` table of ``samples(_:)`` in batches of `rowsPerBatch` rows (the last may be shorter; a run
     /// without samples gives one batch without rows), each made when the one before has been handed on: the
     /// samples are copied from where each recording keeps them (in memory, or a ``SampleScratch``), so that
-    /// memory holds one batch, not the table.
+    /// memory holds one batch, not the table. Throws what `emit` throws, and a ``ScratchError`` when the samples
+    /// cannot be read back.
     public static func sampleBatches(_ analyses: [RecordingAnalysis], rowsPerBatch: Int = sampleBatchRows,
-                                     _ emit: (Table) throws -> Void) rethrows {
+                                     _ emit: (Table) throws -> Void) throws {
         var labels: [String] = []
         for analysis in analyses {
             for name in analysis.recording.channelNames {
@@ -321,13 +322,13 @@ extension RecordingTables {
                 time += (run.first..<run.first + run.count).lazy.map { Double($0) / recording.samplingRate }
             }
             // Missing channels are NaN, the float columns' missing value: no optionals per value.
-            let values = labels.indices.map { label in
-                [Double](unsafeUninitializedCapacity: rows) { buffer, initialized in
+            let values = try labels.indices.map { label in
+                try [Double](unsafeUninitializedCapacity: rows) { buffer, initialized in
                     var at = 0
                     for run in runs {
                         let target = UnsafeMutableBufferPointer(rebasing: buffer[at..<at + run.count])
                         if let channel = channelOf[run.recording][label] {
-                            analyses[run.recording].copySamples(channel: channel, from: run.first, into: target)
+                            try analyses[run.recording].copySamples(channel: channel, from: run.first, into: target)
                         } else {
                             target.initialize(repeating: .nan)
                         }

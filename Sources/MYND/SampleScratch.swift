@@ -45,8 +45,11 @@ public final class SampleScratch: @unchecked Sendable {
         return StoredSamples(scratch: self, offset: start, frames: frames, channelCount: channels.count)
     }
 
-    /// Reads `target.count` values of channel `channel` of `samples`, from frame `first` on, into `target`.
-    func read(_ samples: StoredSamples, channel: Int, from first: Int, into target: UnsafeMutableBufferPointer<Double>) {
+    /// Reads `target.count` values of channel `channel` of `samples`, from frame `first` on, into `target`. A file
+    /// this process wrote and holds open that cannot be read back is a fault of the system (an I/O error of the
+    /// disk), not of any input: a ``ScratchError`` (exit 74), like one that cannot be written.
+    func read(_ samples: StoredSamples, channel: Int, from first: Int,
+              into target: UnsafeMutableBufferPointer<Double>) throws(ScratchError) {
         guard !target.isEmpty else { return }
         let stride = MemoryLayout<Double>.stride
         precondition(channel < samples.channelCount && first >= 0 && first + target.count <= samples.frames)
@@ -57,11 +60,9 @@ public final class SampleScratch: @unchecked Sendable {
         while done < bytes.count {
             let n = pread(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
             if n < 0 && errno == EINTR { continue }
-            // A file this process wrote and holds open: failing to read it back is a fault of the system (an I/O
-            // error of the disk), not of any input.
             guard n > 0 else {
-                fatalError("the samples' scratch file cannot be read back: "
-                           + (n < 0 ? String(cString: strerror(errno)) : "it ended early"))
+                throw ScratchError(folder: Self.folder, reason: "cannot be read back: "
+                                   + (n < 0 ? String(cString: strerror(errno)) : "it ended early"))
             }
             done += n
         }
@@ -115,8 +116,8 @@ public struct StoredSamples: Sendable {
     public let channelCount: Int
 }
 
-/// The scratch file cannot be made or written (a full disk, a folder that is not writable): exit 74, and the run
-/// ends (it is no fault of the input).
+/// The scratch file cannot be made, written or read back (a full disk, a folder that is not writable, an I/O
+/// error): exit 74, and the run ends (it is no fault of the input).
 public struct ScratchError: Error, Equatable, CustomStringConvertible {
     public var folder: String
     public var reason: String

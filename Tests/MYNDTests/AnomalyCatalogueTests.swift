@@ -26,7 +26,7 @@ struct AnomalyCatalogueTests {
             QuestionnaireDefinition.parse(try Data(contentsOf: definitionFolder.appendingPathComponent(name)), fileName: name)
         }
         #expect(!definitions.isEmpty)
-        rows += study.tables(definitions: DefinitionSet(definitions), dateOrder: nil).anomalies
+        rows += try study.tables(definitions: DefinitionSet(definitions), dateOrder: nil).anomalies
         rows += CompletenessCheck.check(folder: folder.path, files: files.map { FolderFile(path: folder.appendingPathComponent($0).path) },
                                         protocol: .myndExample).anomalies
         #expect(Set(rows.map(\.code)).isSuperset(of: ["I_IGNORED", "W_RUN_RESET"]))

@@ -79,11 +79,11 @@ struct MarkerSchemeTests {
         """
         var study = MYNDStudy()
         try study.ingest(path: "q_motivation_2_4_7_\(MYNDTestFiles.uuid).json", data: Data(text.utf8))
-        let (tables, anomalies) = study.tables(definitions: nil, dateOrder: nil)
+        let (tables, anomalies) = try study.tables(definitions: nil, dateOrder: nil)
         #expect(anomalies.map(\.code) == ["W_DATE_ORDER_GUESSED"])
         guard case .timestamp(let utc)? = tables[0][column: "session_start_utc"]?.values else { Issue.record(); return }
         #expect(utc == [1_588_490_100])  // 2020-05-03T07:15:00Z
-        let (given, none) = study.tables(definitions: nil, dateOrder: .dmy)
+        let (given, none) = try study.tables(definitions: nil, dateOrder: .dmy)
         #expect(none.isEmpty)
         guard case .timestamp(let same)? = given[0][column: "session_start_utc"]?.values else { Issue.record(); return }
         #expect(same == utc)

@@ -37,7 +37,7 @@ struct SampleScratchTests {
     @Test("Samples moved to the scratch file come back bit for bit, in batches of any size")
     func roundTrip() throws {
         let inMemory = try analyses()
-        let whole = RecordingTables.samples(inMemory)
+        let whole = try RecordingTables.samples(inMemory)
         #expect(whole.rowCount == inMemory.map(\.sampleFrames).reduce(0, +))
         #expect(whole.columnNames == ["source_file", "subject_id", "sample", "t_s", "tp9_uv", "af7_uv", "af8_uv", "tp10_uv", "weird_uv"])
         let scratch = SampleScratch()
@@ -47,7 +47,7 @@ struct SampleScratchTests {
         #expect(moved.map(\.sampleFrames) == inMemory.map(\.sampleFrames))
         for rows in [RecordingTables.sampleBatchRows, 10_240, 1000, 7] {
             var batches: [Table] = []
-            RecordingTables.sampleBatches(moved, rowsPerBatch: rows) { batches.append($0) }
+            try RecordingTables.sampleBatches(moved, rowsPerBatch: rows) { batches.append($0) }
             #expect(batches.dropLast().allSatisfy { $0.rowCount == rows })
             let joined = try #require(Table.concatenating(batches))
             #expect(joined.columnNames == whole.columnNames)
@@ -60,9 +60,9 @@ struct SampleScratchTests {
     func empty() throws {
         var all = try analyses()
         all[1].dropSamples()
-        #expect(RecordingTables.samples(all).rowCount == all[0].sampleFrames + all[2].sampleFrames)
+        #expect(try RecordingTables.samples(all).rowCount == all[0].sampleFrames + all[2].sampleFrames)
         var batches: [Table] = []
-        RecordingTables.sampleBatches([]) { batches.append($0) }
+        try RecordingTables.sampleBatches([]) { batches.append($0) }
         #expect(batches.count == 1 && batches[0].rowCount == 0)
         #expect(batches[0].columnNames == ["source_file", "subject_id", "sample", "t_s"])
     }
@@ -74,6 +74,23 @@ struct SampleScratchTests {
         try analysis.moveSamples(to: scratch)
         let target = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(scratch.fileDescriptor)")
         #expect(target.hasSuffix(" (deleted)"), "\(target)")
+    }
+
+    @Test("A scratch file that cannot be read back ends the run with a ScratchError (exit 74), not a crash")
+    func unreadable() throws {
+        let scratch = SampleScratch()
+        var moved = try analyses()
+        for index in moved.indices { try moved[index].moveSamples(to: scratch) }
+        // The file breaks under the run: its descriptor now stands for /dev/null opened write-only, so every read
+        // fails (EBADF). (Replaced, not closed: the number stays the scratch's, and no other file's.)
+        let writeOnly = open("/dev/null", O_WRONLY)
+        try #require(writeOnly >= 0 && dup2(writeOnly, scratch.fileDescriptor) == scratch.fileDescriptor)
+        close(writeOnly)
+        let error = try #require(throws: ScratchError.self) {
+            try RecordingTables.sampleBatches(moved) { _ in }
+        }
+        #expect(error.description.contains("cannot be read back: Bad file descriptor"), "\(error)")
+        #expect(error.exitCode == .ioError)
     }
 
     @Test("The run's batches: samples in batches after quality_summary; a walk that does not want them gets none")
