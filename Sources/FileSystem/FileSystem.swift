@@ -44,22 +44,43 @@ public enum FileSystem {
     /// Writes `bytes` as the whole content of `path`: into ``temporarySibling(of:)``, flushed to disk, then renamed
     /// over `path`. On failure `path` is untouched, the temporary file is removed, and the error names `path`.
     public static func replaceAtomically(_ path: FilePath, with bytes: some Sequence<UInt8>) throws(FileSystemError) {
+        do {
+            try replaceAtomically(path) { append in
+                let done: Void? = try bytes.withContiguousStorageIfAvailable { try append(UnsafeRawBufferPointer($0)) }
+                if done == nil { try Array(bytes).withUnsafeBytes { try append($0) } }
+            }
+        } catch let error as FileSystemError {
+            throw error
+        } catch {
+            throw FileSystemError(path: path, operation: .write, error)   // not thrown: `append` throws the above only
+        }
+    }
+
+    /// As ``replaceAtomically(_:with:)``, the content handed over piece by piece: `body` calls `append` for each (a
+    /// document too large to hold in memory twice). An error of `body` removes the temporary file and is thrown as
+    /// it is; a file-system error names `path`.
+    public static func replaceAtomically(_ path: FilePath,
+                                         writing body: (_ append: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         let temporary = temporarySibling(of: path)
         let cleanup = removeOnSignal(temporary)
         defer { cleanup.end() }
         var file: FileDescriptor?
-        do throws(FileSystemError) {
+        do {
             let open = try create(temporary)
             file = open
-            try write(bytes, to: open, path: temporary)
+            try body { bytes throws(FileSystemError) in try write(bytes, to: open, path: temporary) }
             try sync(open, path: temporary)
             file = nil
             try close(open, path: temporary)
             try deferringSignals { () throws(FileSystemError) in try rename(temporary, to: path) }
-        } catch {
+        } catch let error as FileSystemError {
             try? file?.close()
             unlink(temporary.string)
             throw FileSystemError(path: path, operation: error.operation, errno: error.errno)
+        } catch {
+            try? file?.close()
+            unlink(temporary.string)
+            throw error
         }
     }
 

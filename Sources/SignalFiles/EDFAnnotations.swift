@@ -6,25 +6,39 @@ import Tables
 struct EDFAnnotationLayout {
     /// The TAL bytes of each record, each `bytesPerRecord` long (padded with 0).
     let bytesPerRecord: Int
-    private let placed: [[Int]]
-    private let tals: [[UInt8]]
+    /// Every annotation's TAL, one after the other, and where each starts (one more entry: the end). Flat, as a
+    /// faulty 10-hour capture has 300,000 of them.
+    private let talBytes: [UInt8]
+    private let talStarts: [Int]
+    /// The annotations of record `r` are `recordFirst[r]..<recordFirst[r + 1]` (placed in onset order, a record's
+    /// are consecutive).
+    private let recordFirst: [Int]
     private let recordDuration: Double
 
     /// Places `annotations` (sorted by onset) into `recordCount` records of `recordDuration` seconds, the annotation
     /// signal holding a multiple of `sampleBytes` bytes per record.
     init(annotations: [SignalAnnotation], recordCount: Int, recordDuration: Double, sampleBytes: Int) {
         self.recordDuration = recordDuration
-        tals = annotations.map(Self.tal)
+        var bytes: [UInt8] = []
+        var starts = [0]
+        starts.reserveCapacity(annotations.count + 1)
+        for annotation in annotations {
+            bytes += Self.tal(annotation)
+            starts.append(bytes.count)
+        }
+        talBytes = bytes
+        talStarts = starts
+        let lengths = zip(starts.dropFirst(), starts).map { $0 - $1 }
         let keeping = (0..<max(recordCount, 1)).map { Self.timeKeeping(Double($0) * recordDuration).count }
         let maxKeeping = keeping.max() ?? 0
-        let total = tals.reduce(0) { $0 + $1.count }
-        let largest = tals.map(\.count).max() ?? 0
+        let total = bytes.count
+        let largest = lengths.max() ?? 0
         var capacity = maxKeeping + max(largest, (total + recordCount - 1) / max(recordCount, 1))
         while true {
             capacity = (capacity + sampleBytes - 1) / sampleBytes * sampleBytes
-            if let placement = Self.place(tals, onsets: annotations.map(\.onset), keeping: keeping,
+            if let placement = Self.place(lengths, onsets: annotations.map(\.onset), keeping: keeping,
                                           capacity: capacity, recordDuration: recordDuration) {
-                placed = placement
+                recordFirst = placement
                 bytesPerRecord = capacity
                 return
             }
@@ -32,28 +46,33 @@ struct EDFAnnotationLayout {
         }
     }
 
-    /// Greedy placement in onset order; `nil` when the annotations do not all fit.
-    private static func place(_ tals: [[UInt8]], onsets: [Double], keeping: [Int], capacity: Int,
-                              recordDuration: Double) -> [[Int]]? {
-        var placement = [[Int]](repeating: [], count: keeping.count)
+    /// Greedy placement in onset order: the first annotation of each record (and the count at the end); `nil` when
+    /// the annotations do not all fit.
+    private static func place(_ lengths: [Int], onsets: [Double], keeping: [Int], capacity: Int,
+                              recordDuration: Double) -> [Int]? {
+        var first = [Int]()
+        first.reserveCapacity(keeping.count + 1)
         var next = 0
         for record in keeping.indices {
+            first.append(next)
             var used = keeping[record]
             let end = Double(record + 1) * recordDuration
             let last = record == keeping.count - 1
-            while next < tals.count, last || onsets[next] < end, used + tals[next].count <= capacity {
-                placement[record].append(next)
-                used += tals[next].count
+            while next < lengths.count, last || onsets[next] < end, used + lengths[next] <= capacity {
+                used += lengths[next]
                 next += 1
             }
         }
-        return next == tals.count ? placement : nil
+        first.append(next)
+        return next == lengths.count ? first : nil
     }
 
     /// The annotation bytes of record `record`.
     func bytes(record: Int) -> [UInt8] {
         var out = Self.timeKeeping(Double(record) * recordDuration)
-        if record < placed.count { for index in placed[record] { out += tals[index] } }
+        if record + 1 < recordFirst.count {
+            out += talBytes[talStarts[recordFirst[record]]..<talStarts[recordFirst[record + 1]]]
+        }
         out += [UInt8](repeating: 0, count: bytesPerRecord - out.count)
         return out
     }

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Hashing
 import SignalFiles
@@ -65,59 +66,71 @@ enum SignalOutput {
         var counts: [String: Int] = [:]
         try anomalies.forEach { counts[$0.code, default: 0] += 1 }
         object["anomalies"] = counts
-        var data = try JSONSerialization.data(withJSONObject: object, options: jsonOptions)
-        if !annotations.isEmpty { data = try spliceAnnotations(annotations, into: data, path: sidecar(of: path)) }
-        try AtomicFile.write(data + Data("\n".utf8), to: sidecar(of: path))
+        let document = try JSONSerialization.data(withJSONObject: object, options: jsonOptions)
+        // Written piece by piece: the annotations of a faulty 10-hour capture are 40 MB of text, held twice when the
+        // document was made whole first.
+        let sidecarPath = sidecar(of: path)
+        do {
+            try FileSystem.replaceAtomically(FilePath(sidecarPath)) { append in
+                try writeSplicing(annotations, into: document, path: sidecarPath, append: append)
+            }
+        } catch let error as FileSystemError {
+            throw TableOutputError.cannotCreate(path: sidecarPath, reason: error.reason)
+        }
     }
 
     private static let jsonOptions: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    /// Stands for the annotations array in the serialised sidecar until ``spliceAnnotations(_:into:path:)``.
+    /// Stands for the annotations array in the serialised sidecar until ``writeSplicing(_:into:path:append:)``.
     private static let annotationsMarker = "brainbatch-annotations-marker"
     /// Annotations serialised at once.
     private static let annotationGroup = 1_000
 
-    /// `document` with the marker replaced by `annotations` as pretty-printed JSON: the same text as when the array
-    /// was serialised in its place (each group serialised on its own as an array, its elements indented to the
-    /// marker's depth).
-    private static func spliceAnnotations(_ annotations: [SignalAnnotation], into document: Data,
-                                          path: String) throws -> Data {
+    /// Hands `document` to `append` with the marker replaced by `annotations` as pretty-printed JSON, then a line
+    /// end: the same text as when the array was serialised in its place (each group serialised on its own as an
+    /// array, its elements indented to the marker's depth).
+    private static func writeSplicing(_ annotations: [SignalAnnotation], into document: Data, path: String,
+                                      append: (UnsafeRawBufferPointer) throws -> Void) throws {
+        func put(_ bytes: some DataProtocol) throws {
+            try Data(bytes).withUnsafeBytes { try append($0) }
+        }
+        guard !annotations.isEmpty else {
+            try put(document + Data("\n".utf8))
+            return
+        }
         let marker = Data(("\"" + annotationsMarker + "\"").utf8)
         guard let range = document.range(of: marker) else {
             throw TableOutputError.cannotCreate(path: path, reason: "the annotations marker is missing")
         }
         let lineStart = document[..<range.lowerBound].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
         let depth = document[lineStart...].prefix { $0 == UInt8(ascii: " ") }.count
-        let indent = Data(repeating: UInt8(ascii: " "), count: depth)
-        var result = Data(document[..<range.lowerBound])
-        result.append(contentsOf: "[\n".utf8)
+        let indent = [UInt8](repeating: UInt8(ascii: " "), count: depth)
+        try put(document[..<range.lowerBound])
+        try put(Array("[\n".utf8))
         // JSONEncoder's pretty, sorted output is the same text as JSONSerialization's with these options, without
         // an object graph per annotation (and without Foundation's locale-aware key sort, a tenth of a 1-hour
         // capture's export).
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var lines: [UInt8] = []
         for start in stride(from: 0, to: annotations.count, by: annotationGroup) {
             let text = try encoder.encode(Array(annotations[start..<min(annotations.count, start + annotationGroup)]))
-            // "[\n" + elements at two spaces + "\n]": the elements, each line indented by the marker's depth.
+            // "[\n" + elements at two spaces + "\n]": the elements, each line indented by the marker's depth, in one
+            // pass over the bytes.
             guard text.count >= 4 else { continue }
-            if start > 0 { result.append(contentsOf: ",\n".utf8) }
-            // One pass over the bytes into an array (slicing `Data` line by line took half of the sidecar's time).
-            var lines: [UInt8] = []
-            lines.reserveCapacity(text.count + text.count / 4)
+            lines.removeAll(keepingCapacity: true)
+            if start > 0 { lines += Array(",\n".utf8) }
             text.withUnsafeBytes { bytes in
                 var atLineStart = true
                 for byte in bytes[2..<(bytes.count - 2)] {
-                    if atLineStart { lines.append(contentsOf: indent) }
+                    if atLineStart { lines += indent }
                     lines.append(byte)
                     atLineStart = byte == UInt8(ascii: "\n")
                 }
             }
-            result.append(contentsOf: lines)
+            try lines.withUnsafeBytes { try append($0) }
         }
-        result.append(UInt8(ascii: "\n"))
-        result.append(indent)
-        result.append(UInt8(ascii: "]"))
-        result.append(document[range.upperBound...])
-        return result
+        try put(Array("\n".utf8) + indent + Array("]".utf8))
+        try put(document[range.upperBound...] + Data("\n".utf8))
     }
 }
 
