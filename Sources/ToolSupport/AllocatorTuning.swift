@@ -28,7 +28,7 @@ public enum AllocatorTuning {
     ///
     /// What the last batches left free stays resident under ``reuseFreedMemory()``, in pieces the tables and the
     /// report made at the end cannot always reuse, so they took new pages on top (a faulty 10-hour capture with
-    /// `--gaps fill --report` peaked 10 MB higher). `malloc_trim` releases every free page inside the heap, not
+    /// `--report` peaked 2–5 MB higher). `malloc_trim` releases every free page inside the heap, not
     /// only at its top; the address space stays the process's, and a page used again is faulted back in.
     public static func releaseFreePages() {
         #if canImport(Glibc)
