@@ -27,7 +27,6 @@ final class EDFWriter: SignalFileWriter {
     let kind: SignalFileKind
     private var description: SignalDescription?
     private var scratch: SignalScratch?
-    private var frames = 0
     private var annotations: [SignalAnnotation] = []
     private var temporary: FilePath
     /// Takes frames into the scratch on a thread of its own, while the caller decodes the next ones.
@@ -72,7 +71,6 @@ final class EDFWriter: SignalFileWriter {
                 workerError.record(error)
             }
         }
-        frames += frameCount
     }
 
     func annotate(_ annotation: SignalAnnotation) {
@@ -94,6 +92,8 @@ final class EDFWriter: SignalFileWriter {
         }
         worker.sync {}
         if let error = workerError.value { throw error }
+        // Every batch taken in: the scratch's count is the signal's.
+        let frames = scratch.frames
         guard frames > 0 else { throw SignalFileError.invalidSignal(path: path, reason: "the input has no samples") }
         try scratch.flush()
         let (encoding, extremes) = (scratch.encoding, scratch.extremes)

@@ -56,9 +56,13 @@ public struct PhysicalRange: Sendable, Equatable {
     }
 
     /// The digit that stores `value` (nearest, ties to even; `value` must lie within the range).
+    ///
+    /// Rounded by adding and subtracting 1.5 × 2^52 (exact for the at most 2^24 steps of a range): baseline x86-64
+    /// has no rounding instruction, and libm's `round` is a call per sample.
     @inlinable @inline(__always)
     public func digital(_ value: Double) -> Int {
-        Int(Self.nearestWhole((value - Double(physicalMinimum)) / resolution)) + digitalMinimum
+        let steps = (value - Double(physicalMinimum)) / resolution
+        return Int((steps + 0x1.8p52) - 0x1.8p52) + digitalMinimum
     }
 
     /// `x` rounded to the nearest whole number, ties to even, as an Int32, for |x| < 2^31: the low bits of
@@ -66,16 +70,6 @@ public struct PhysicalRange: Sendable, Equatable {
     @inlinable @inline(__always)
     public static func nearestCount(_ x: Double) -> Int32 {
         Int32(truncatingIfNeeded: (x + 0x1.8p52).bitPattern)
-    }
-
-    /// `x` rounded to the nearest whole number, ties to even, for |x| < 2^51 (larger values come back unchanged
-    /// or off by one: callers check their range after).
-    ///
-    /// Rounded by adding and subtracting 1.5 × 2^52: baseline x86-64 has no rounding instruction, and libm's
-    /// `round` is a call per sample.
-    @inlinable @inline(__always)
-    public static func nearestWhole(_ x: Double) -> Double {
-        abs(x) < 0x1p51 ? (x + 0x1.8p52) - 0x1.8p52 : x
     }
 
     /// The value a reader gets back for a digit.
