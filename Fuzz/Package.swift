@@ -26,9 +26,12 @@ let package = Package(
         fuzzTarget("FuzzBrainiac", ["Brainiac", "Tables"]),
         fuzzTarget("FuzzBrainiacDecoder", ["Brainiac"]),
         fuzzTarget("FuzzInteractLog", ["InteractLog", "Tables"]),
+        fuzzTarget("FuzzInteractLogParser", ["InteractLog"]),
         fuzzTarget("FuzzBrainTracker", ["BrainTracker", "Tables"]),
+        fuzzTarget("FuzzBrainTrackerParser", ["BrainTracker"]),
         fuzzTarget("FuzzMYNDJSON", ["MYND", "Tables"]),
         fuzzTarget("FuzzMYNDHDF5", ["MYND", "Tables", "FileSystem"]),
         fuzzTarget("FuzzMindAffect", ["MindAffect", "Tables"]),
+        fuzzTarget("FuzzMindAffectParser", ["MindAffect"]),
     ]
 )

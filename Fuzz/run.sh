@@ -14,7 +14,8 @@ cd "$(dirname "$0")"
 seconds=${1:?usage: Fuzz/run.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzBrainiac FuzzBrainiacDecoder FuzzInteractLog FuzzBrainTracker FuzzMindAffect FuzzMYNDJSON FuzzMYNDHDF5)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzBrainiac FuzzBrainiacDecoder FuzzInteractLog FuzzInteractLogParser FuzzBrainTracker FuzzBrainTrackerParser
+                                  FuzzMindAffect FuzzMindAffectParser FuzzMYNDJSON FuzzMYNDHDF5)
 # FUZZ_BIN: the build to run (relative to Fuzz/): .build/release (ASan, make fuzz) or .build-volume/release
 # (no ASan, make fuzz-volume).
 bin=${FUZZ_BIN:-.build/release}
@@ -25,9 +26,9 @@ seeds() {
     local files=()
     case $1 in
         FuzzBrainiac|FuzzBrainiacDecoder) files=(../SampleData/brainiac/*.bin) ;;
-        FuzzInteractLog) mapfile -t files < <(find ../SampleData/interactlog -name '*.txt' -o -name '*.json' | sort) ;;
-        FuzzBrainTracker) files=(../SampleData/braintracker/*.csv "$realdata"/braintracker/*.csv) ;;
-        FuzzMindAffect) files=(../SampleData/mindaffect/*.txt "$realdata"/mindaffect/*.txt) ;;
+        FuzzInteractLog|FuzzInteractLogParser) mapfile -t files < <(find ../SampleData/interactlog -name '*.txt' -o -name '*.json' | sort) ;;
+        FuzzBrainTracker|FuzzBrainTrackerParser) files=(../SampleData/braintracker/*.csv "$realdata"/braintracker/*.csv) ;;
+        FuzzMindAffect|FuzzMindAffectParser) files=(../SampleData/mindaffect/*.txt "$realdata"/mindaffect/*.txt) ;;
         FuzzMYNDJSON) mapfile -t files < <(find ../SampleData/mynd "$realdata"/mynd -name '*.json' 2>/dev/null | sort) ;;
         FuzzMYNDHDF5) files=(seeds/mynd-hdf5/*.hdf ../SampleData/mynd/*.hdf "$realdata"/mynd/*.hdf) ;;
     esac
@@ -44,9 +45,9 @@ max_len() {
         FuzzBrainiac) echo 30000 ;;
         # The decoder alone: a few hundred packets reach every rule (gaps, resyncs, byte order, segments).
         FuzzBrainiacDecoder) echo 8192 ;;
-        FuzzInteractLog) echo 16384 ;;
-        FuzzBrainTracker) echo 8192 ;;
-        FuzzMindAffect) echo 16384 ;;
+        FuzzInteractLog|FuzzInteractLogParser) echo 16384 ;;
+        FuzzBrainTracker|FuzzBrainTrackerParser) echo 8192 ;;
+        FuzzMindAffect|FuzzMindAffectParser) echo 16384 ;;
         FuzzMYNDJSON) echo 4096 ;;
         FuzzMYNDHDF5) echo 16384 ;;
     esac
@@ -54,9 +55,9 @@ max_len() {
 
 dictionary() {
     case $1 in
-        FuzzInteractLog) echo dictionaries/interactlog.dict ;;
-        FuzzBrainTracker) echo dictionaries/braintracker.dict ;;
-        FuzzMindAffect) echo dictionaries/mindaffect.dict ;;
+        FuzzInteractLog|FuzzInteractLogParser) echo dictionaries/interactlog.dict ;;
+        FuzzBrainTracker|FuzzBrainTrackerParser) echo dictionaries/braintracker.dict ;;
+        FuzzMindAffect|FuzzMindAffectParser) echo dictionaries/mindaffect.dict ;;
         FuzzMYNDJSON) echo dictionaries/json.dict ;;
         FuzzMYNDHDF5) echo dictionaries/hdf5.dict ;;
     esac

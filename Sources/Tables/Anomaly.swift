@@ -81,9 +81,16 @@ public struct Anomaly: Sendable, Equatable, Codable {
         return result
     }
 
-    /// Control characters other than tab, and noncharacters.
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        (scalar.properties.generalCategory == .control && scalar != "\t") || scalar.properties.isNoncharacterCodePoint
+    /// Control characters other than tab, and noncharacters: by their code points, which Unicode fixes for both
+    /// (general category Cc is exactly U+0000–U+001F and U+007F–U+009F; the noncharacters are U+FDD0–U+FDEF and
+    /// the last two code points of every plane), without the property tables' lookups that made this the costliest
+    /// step of reading a file with many bad lines.
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x20 { return value != 0x09 }
+        if value < 0x7F { return false }
+        if value <= 0x9F { return true }
+        return (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
     }
 }
 

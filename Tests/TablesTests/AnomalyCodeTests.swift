@@ -86,6 +86,20 @@ struct AnomalyCodeTests {
         #expect(row.raw == "a\\u{A}b")
     }
 
+    @Test("raw: the escaped scalars are exactly Unicode's controls (category Cc) but tab and its noncharacters, over every scalar")
+    func rawEscapedSetIsUnicodes() {
+        var mismatches: [UInt32] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }   // surrogates are not scalars
+            let byProperties = (scalar.properties.generalCategory == .control && scalar != "\t")
+                || scalar.properties.isNoncharacterCodePoint
+            let text = String(Character(scalar))
+            let escaped = Anomaly.rawText(text) == "\\u{" + String(value, radix: 16, uppercase: true) + "}"
+            if escaped != byProperties || (!escaped && Anomaly.rawText(text) != text) { mismatches.append(value) }
+        }
+        #expect(mismatches.isEmpty, "scalars escaped otherwise than Unicode's properties say: \(mismatches.prefix(10))")
+    }
+
     @Test("raw: at most 200 characters, cut between characters and never inside an escape")
     func rawCutting() {
         #expect(Anomaly.rawLimit == 200)
