@@ -53,8 +53,8 @@ enum FrameTestSamples {
 
     /// Runs the analysis over samples and returns its tables by name.
     static func analyse(_ samples: [BrainiacSample], options: BrainiacAnalysisOptions = .init(),
-                        batch: Int = 977) -> [String: Table] {
-        let analysis = BrainiacAnalysis(sourceFile: "test.bin", options: options)
+                        batch: Int = 977, scope: BrainiacAnalysis.Scope = .tables) -> [String: Table] {
+        let analysis = BrainiacAnalysis(sourceFile: "test.bin", options: options, scope: scope)
         var index = 0
         while index < samples.count {
             analysis.consume(Array(samples[index..<min(samples.count, index + batch)]))

@@ -193,4 +193,18 @@ struct FrameStreamingTests {
         #expect(reference["frames"]!.contains("spans_gap"))
         #expect(FrameTestSamples.analyse(samples)["frames"]!.boolColumn("spans_gap").contains(true))
     }
+
+    @Test("The zones scope (a signal file's annotations) gives the same baseline and indicators, no frame or band-power rows")
+    func zonesScope() {
+        // Two segments, each past its baseline (E = 5250) and four indicators (6250 … 10000).
+        var samples = FrameTestSamples.samples(count: 10_000, FrameTestSamples.v2Timeline())
+        samples += FrameTestSamples.samples(count: 10_000, segment: 1, FrameTestSamples.v2Timeline())
+        samples[400].followsGap = true
+        let all = FrameTestSamples.analyse(samples)
+        let zones = FrameTestSamples.analyse(samples, scope: .zones)
+        #expect(all["baseline"]!.rowCount == 2 && all["indicators"]!.rowCount == 8)
+        #expect(all["frames"]!.rowCount > 0 && all["band_power"]!.rowCount > 0)
+        for name in ["baseline", "indicators"] { #expect("\(zones[name]!)" == "\(all[name]!)", "\(name)") }
+        #expect(zones["frames"]!.rowCount == 0 && zones["band_power"]!.rowCount == 0)
+    }
 }

@@ -23,7 +23,9 @@ extension CaptureFormat: SignalExportingFormat {
         var segment: Int?
         var filledRun: (start: Int, count: Int)?
         var values: [Double] = []
-        let analysis = options.analysis.map { AnalysisPipeline(BrainiacAnalysis(sourceFile: input.path, options: $0)) }
+        let analysis = options.analysis.map {
+            AnalysisPipeline(BrainiacAnalysis(sourceFile: input.path, options: $0, scope: .zones))
+        }
         var segmentStarts: [Int: Int] = [:]
         var marks: [(segment: Int, onset: Double, duration: Double, text: String)] = []
         func collect(_ table: Table) {

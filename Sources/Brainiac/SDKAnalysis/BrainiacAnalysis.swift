@@ -10,8 +10,19 @@ public final class BrainiacAnalysis {
     /// The tables it makes, in output order.
     public static let tableNames = ["frames", "baseline", "indicators", BandPowerTable.name]
 
+    /// What an analysis computes.
+    public enum Scope: Sendable {
+        /// Every table of ``tableNames``.
+        case tables
+        /// Only what the baseline and indicator zones need (a signal file's annotations): the frames are computed
+        /// but not kept as rows, and the band power (four fifths of the work, two Welch accumulators per channel)
+        /// is not computed; `frames` and `band_power` come out empty.
+        case zones
+    }
+
     public let sourceFile: String
     public let options: BrainiacAnalysisOptions
+    public let scope: Scope
 
     private let engine = FrameEngine()
     private let welch: Welch
@@ -42,9 +53,10 @@ public final class BrainiacAnalysis {
 
     /// Options must be valid (``BrainiacAnalysisOptions/validate()``); invalid Welch parameters fall back to scipy's
     /// defaults.
-    public init(sourceFile: String, options: BrainiacAnalysisOptions) {
+    public init(sourceFile: String, options: BrainiacAnalysisOptions, scope: Scope = .tables) {
         self.sourceFile = sourceFile
         self.options = options
+        self.scope = scope
         // The scipy defaults at 250 Hz are valid, so the fallback cannot fail.
         let welch = (try? Welch(options.welch)) ?? (try! Welch(WelchParameters(samplingRate: BrainiacHeadband.samplingRate)))
         self.welch = welch
@@ -86,10 +98,10 @@ public final class BrainiacAnalysis {
     /// One run (see above): band power, frame window, then the events at its end.
     private func process(_ run: UnsafeBufferPointer<BrainiacSample>) {
         guard let last = run.last, let segment else { return }
-        addToBandPower(run)
+        if scope == .tables { addToBandPower(run) }
         if var frame = engine.push(run) {
             applyBypass(to: &frame)
-            frameRows.append(frame, segment: segment)
+            if scope == .tables { frameRows.append(frame, segment: segment) }
             recentFrames.append(frame)
             if recentFrames.count > Baseline.frameCount { recentFrames.removeFirst() }
         }
@@ -152,7 +164,7 @@ public final class BrainiacAnalysis {
         guard let segment else { return }
         // Rows come in stream order: each segment's windows, then the segment as a whole.
         if windowFill > 0 { closeWindow() }
-        for (c, accumulator) in recordingPower.enumerated() {
+        for (c, accumulator) in recordingPower.enumerated() where scope == .tables {
             if let spectrum = accumulator.spectrum {
                 recordingSpectra.append((segment, c, spectrum))
                 bandPowerRows += BandPowerTable.rows(spectrum, bands: options.bands, sourceFile: sourceFile,
