@@ -82,18 +82,24 @@ public enum PreviousOutput {
     /// For a signal file (`-o rec.bdf`, or a BrainVision `.vhdr` with its `.vmrk` and `.eeg`) whose provenance is
     /// the sidecar `<file>.provenance.json`: throws unless none of them exists, or the sidecar is a BrainBatch
     /// provenance listing every existing file with its current SHA-256.
-    public static func checkReplaceable(files: [String], sidecar: String) throws(TableOutputError) {
+    ///
+    /// In two halves: what the names and the sidecar tell is checked now, and the existing files' SHA-256s in the
+    /// background while the run reads its input (``DeferredContentCheck``; verify it before replacing anything).
+    public static func checkReplaceableDeferringContent(files: [String],
+                                                        sidecar: String) throws(TableOutputError) -> DeferredContentCheck {
         let present = files.filter { kind(of: $0) != nil }
         let sidecarExists = kind(of: sidecar) != nil
-        guard !present.isEmpty || sidecarExists else { return }
+        guard !present.isEmpty || sidecarExists else { return DeferredContentCheck([]) }
         guard let recorded = recordedOutputs(provenance: sidecar) else {
             throw .foreignFile(path: sidecarExists ? sidecar : present[0],
                                reason: sidecarExists ? "is not the provenance of a BrainBatch output that lists its files"
                                                      : "exists without the \(FilePath(sidecar).lastComponent?.string ?? sidecar) of a BrainBatch output")
         }
+        var pending: [(path: String, expected: String)] = []
         for file in present {
-            try checkRecorded(file, name: FilePath(file).lastComponent?.string ?? file, in: recorded)
+            pending.append((file, try recordedDigest(file, name: FilePath(file).lastComponent?.string ?? file, in: recorded)))
         }
+        return DeferredContentCheck(pending)
     }
 
     /// Throws when one of `files` (a signal output and its sidecar) is one of the inputs, by device and inode.
@@ -216,15 +222,26 @@ public enum PreviousOutput {
 
     private static func checkRecorded(_ path: String, name: String,
                                       in recorded: [String: String]) throws(TableOutputError) {
+        try checkUnchanged(path, expected: try recordedDigest(path, name: name, in: recorded))
+    }
+
+    /// Throws unless the file's SHA-256 is `expected`, the one its provenance recorded.
+    static func checkUnchanged(_ path: String, expected: String) throws(TableOutputError) {
+        guard sha256(of: path) == expected else {
+            throw .foreignFile(path: path, reason: "has changed since a BrainBatch tool wrote it")
+        }
+    }
+
+    /// The SHA-256 the provenance recorded for an existing file; throws when it is not a regular file or not listed.
+    private static func recordedDigest(_ path: String, name: String,
+                                       in recorded: [String: String]) throws(TableOutputError) -> String {
         guard kind(of: path) == .file else {
             throw .foreignFile(path: path, reason: "is not a file an earlier BrainBatch run wrote")
         }
         guard let expected = recorded[name] else {
             throw .foreignFile(path: path, reason: "is not listed in the provenance of the earlier BrainBatch output")
         }
-        guard sha256(of: path) == expected else {
-            throw .foreignFile(path: path, reason: "has changed since a BrainBatch tool wrote it")
-        }
+        return expected
     }
 
     /// The `outputs` of a provenance file (name → SHA-256), or `nil` when it is missing or not a BrainBatch

@@ -18,8 +18,9 @@ enum SignalOutput {
     /// The provenance sidecar of a signal output.
     static func sidecar(of path: String) -> String { path + ".provenance.json" }
 
-    /// Usage and destination checks, before any input is read.
-    static func check(_ kind: SignalFileKind, output: OutputOptions, inputs: [String]) throws {
+    /// Usage and destination checks, before any input is read; the existing files' contents are checked against
+    /// their sidecar in the background (verify the result before the output is committed).
+    static func check(_ kind: SignalFileKind, output: OutputOptions, inputs: [String]) throws -> DeferredContentCheck {
         let path = output.output
         if let table = output.table {
             throw ToolError.usage("--table \(table) chooses a table of a .csv output; -o \(path) is a \(kind.displayName) signal file")
@@ -39,7 +40,7 @@ enum SignalOutput {
             throw TableOutputError.cannotCreate(path: path, reason: "folder \(parent) does not exist")
         }
         try PreviousOutput.checkApart(files: files, from: inputs)
-        try PreviousOutput.checkReplaceable(files: kind.files(for: path), sidecar: sidecar(of: path))
+        return try PreviousOutput.checkReplaceableDeferringContent(files: kind.files(for: path), sidecar: sidecar(of: path))
     }
 
     /// Writes the provenance sidecar: the run's provenance with every file's SHA-256, and the signal's summary.
@@ -139,7 +140,7 @@ extension ToolRunner {
     /// Reads the one input of `inputs` with `format` and writes its signal to `-o` (`kind` from the extension).
     func runSignal<Format: SignalExportingFormat>(_ format: Format, kind: SignalFileKind, inputs: [String],
                                                   output: OutputOptions, extraInputs: [InputRecord]) throws {
-        try SignalOutput.check(kind, output: output, inputs: inputs)
+        let previousOutput = try SignalOutput.check(kind, output: output, inputs: inputs)
         let sources = InputFolder.expand(inputs, walkingFolders: format.readsFolders)
         guard sources.count == 1, let source = sources.first else {
             throw ToolError.usage("-o \(output.output) holds the signal of one input file; \(inputs[0]) holds \(sources.count)")
@@ -155,6 +156,7 @@ extension ToolRunner {
                 for: path, progress: progress, recording: { recorder.add($0) }))
             do {
                 parsed = try format.readSignal(input, into: writer)
+                try previousOutput.verify()
                 summary = try writer.finish()
             } catch {
                 writer.discard()
