@@ -45,9 +45,11 @@ max_len() {
         FuzzBrainiac) echo 30000 ;;
         # The decoder alone: a few hundred packets reach every rule (gaps, resyncs, byte order, segments).
         FuzzBrainiacDecoder) echo 8192 ;;
-        FuzzInteractLog|FuzzInteractLogParser) echo 16384 ;;
-        FuzzBrainTracker|FuzzBrainTrackerParser) echo 8192 ;;
-        FuzzMindAffect|FuzzMindAffectParser) echo 16384 ;;
+        FuzzInteractLog) echo 16384 ;;
+        FuzzBrainTracker) echo 8192 ;;
+        FuzzMindAffect) echo 16384 ;;
+        # The line parsers alone: every rule is met within a few lines; short inputs, many more executions.
+        FuzzInteractLogParser|FuzzBrainTrackerParser|FuzzMindAffectParser) echo 4096 ;;
         FuzzMYNDJSON) echo 4096 ;;
         FuzzMYNDHDF5) echo 16384 ;;
     esac
