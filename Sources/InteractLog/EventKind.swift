@@ -11,20 +11,30 @@ public enum EventKind: Sendable, Equatable {
     /// An event name the grammar does not know (`W_UNKNOWN_EVENT`).
     case other
 
-    /// The `type` column: `drawing_enabled`, `button_down`, `button_released`, `key_pressed`, `key_released`,
-    /// `stim_on`, `stim_off` or `other`.
-    public var type: String {
+    /// The values of the `type` column.
+    public enum EventType: String, CaseIterable, Sendable {
+        case drawingEnabled = "drawing_enabled", buttonDown = "button_down", buttonReleased = "button_released"
+        case keyPressed = "key_pressed", keyReleased = "key_released", stimulusOn = "stim_on", stimulusOff = "stim_off"
+        case other
+    }
+
+    /// The kind without its values: what the `type` column says.
+    public var eventType: EventType {
         switch self {
-        case .drawingEnabled: "drawing_enabled"
-        case .buttonDown: "button_down"
-        case .buttonReleased: "button_released"
-        case .keyPressed: "key_pressed"
-        case .keyReleased: "key_released"
-        case .stimulusOn: "stim_on"
-        case .stimulusOff: "stim_off"
-        case .other: "other"
+        case .drawingEnabled: .drawingEnabled
+        case .buttonDown: .buttonDown
+        case .buttonReleased: .buttonReleased
+        case .keyPressed: .keyPressed
+        case .keyReleased: .keyReleased
+        case .stimulusOn: .stimulusOn
+        case .stimulusOff: .stimulusOff
+        case .other: .other
         }
     }
+
+    /// The `type` column: `drawing_enabled`, `button_down`, `button_released`, `key_pressed`, `key_released`,
+    /// `stim_on`, `stim_off` or `other`.
+    public var type: String { eventType.rawValue }
 
     /// Whether this is a mouse or Pencil button event.
     public var isButton: Bool { self == .buttonDown || self == .buttonReleased }

@@ -95,16 +95,20 @@ public struct InteractLogFormat: InputFormat {
             return nil
         }
         let empty = InteractLogTables.emptyTables()
+        let widths = InteractLogTables.fixedWidths(
+            sourceFileWidth: analyses.map(\.log.sourceFile.utf8.count).max() ?? 0)
         let batches = TableBatches { emit in
             for index in empty.indices {
-                var joiner = TableBatchJoiner(first: empty[index])
+                let fixed = InteractLogTables.fixedWidthTables.contains(empty[index].name)
+                func stored(_ table: Table) -> Table { fixed ? table.storingFixedWidth(widths) : table }
+                var joiner = TableBatchJoiner(first: stored(empty[index]))
                 for analysis in analyses {
                     guard let count = InteractLogTables.rowCount(index, analysis) else {
-                        try joiner.add(InteractLogTables.table(index, analysis, rows: 0..<0), emit: emit)
+                        try joiner.add(stored(InteractLogTables.table(index, analysis, rows: 0..<0)), emit: emit)
                         continue
                     }
                     for rows in TableBatchJoiner.slices(of: count) where !rows.isEmpty {
-                        try joiner.add(InteractLogTables.table(index, analysis, rows: rows), emit: emit)
+                        try joiner.add(stored(InteractLogTables.table(index, analysis, rows: rows)), emit: emit)
                     }
                 }
                 if index == empty.count - 1 { try joiner.add(Table.anomalies(skipped), emit: emit) }

@@ -24,6 +24,19 @@ public enum InteractLogTables {
         return tables(TrialAnalysis(log)).map(\.withoutRows)
     }
 
+    /// The tables whose string columns of a known longest value are stored as fixed-width HDF5 strings
+    /// (``Tables/Table/storingFixedWidth(_:)``): the per-event ones, which hold most of a log's rows.
+    public static let fixedWidthTables: Set<String> = ["header", "events", "strokes", "stimulus_views", "keys"]
+
+    /// The widths of those columns: `source_file` (every row of these tables names its log; `sourceFileWidth` is
+    /// the longest log path of the run, in UTF-8 bytes), `coord_unit`, and the events' `type` and `flags`.
+    public static func fixedWidths(sourceFileWidth: Int) -> [String: Int] {
+        ["source_file": sourceFileWidth,
+         "coord_unit": LogProgram.allCases.map(\.coordinateUnit.utf8.count).max() ?? 0,
+         "type": EventKind.EventType.allCases.map(\.rawValue.utf8.count).max() ?? 0,
+         "flags": EventFlags.longestText]
+    }
+
     /// All tables of one analysed log, in the order of ``names``.
     public static func tables(_ analysis: TrialAnalysis) -> [Table] {
         names.indices.map { table($0, analysis, rows: 0..<(rowCount($0, analysis) ?? 0)) }

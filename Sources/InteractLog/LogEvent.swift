@@ -41,7 +41,7 @@ struct EventLine {
 }
 
 /// Which program wrote a log.
-public enum LogProgram: String, Sendable {
+public enum LogProgram: String, CaseIterable, Sendable {
     case java, ipad
 
     /// The unit of coordinates: pixels (Java) or points (iPad).

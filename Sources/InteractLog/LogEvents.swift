@@ -275,6 +275,9 @@ public struct EventFlags: OptionSet, Sendable {
 
     /// The flags' names.
     public var names: [String] { Self.ordered.compactMap { contains($0.0) ? $0.1 : nil } }
+
+    /// The longest `flags` cell, in UTF-8 bytes: every flag's name, `;`-joined.
+    public static let longestText = ordered.map(\.1).joined(separator: ";").utf8.count
 }
 
 /// A timestamp's text as written: a code (``StampCode``) or, for a spelling the code does not cover, the text.

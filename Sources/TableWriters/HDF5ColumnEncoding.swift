@@ -34,7 +34,7 @@ struct HDF5ColumnEncoding {
         case .string(let values):
             if let width = column.fixedWidth {
                 let longest = values.reduce(0) { max($0, ($1 ?? HDF5ColumnEncoding.missingString).utf8.count) }
-                elementType = .fixedString(width: max(width, longest))
+                elementType = .fixedString(width: max(width, longest, HDF5ColumnEncoding.missingString.utf8.count))
             } else {
                 elementType = tableIsEmpty ? .fixedString(width: 1) : .string
             }

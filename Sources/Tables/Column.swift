@@ -93,7 +93,8 @@ public struct Column: Sendable, Equatable {
     public var values: ColumnValues
     /// For a string column of a bulky table: store it in HDF5 as fixed-length UTF-8 strings of this many bytes
     /// (at least), which avoids HDF5's per-string heap objects and compresses repeats to almost nothing. CSV is
-    /// unaffected. Used for `source_file` in per-sample tables.
+    /// unaffected. Used for `source_file` in per-sample tables, and for the bounded columns of ilog-parse's
+    /// per-event tables (``Table/storingFixedWidth(_:)``).
     public var fixedWidth: Int?
 
     public init(_ name: String, unit: String = "", description: String? = nil, fixedWidth: Int? = nil,
