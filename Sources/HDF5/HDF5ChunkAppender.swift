@@ -46,8 +46,13 @@ public final class HDF5ChunkAppender {
     private var pending: [(row: Int, raw: [UInt8])] = []
     /// Queued chunks of one column that are compressed at once without waiting for the other columns.
     static let queuedChunksLimit = 8
-    private let stage: UnsafeMutableRawBufferPointer
+    /// The buffer of one chunk, made when first needed: a column whose batches come in whole chunks, or whose
+    /// chunks only repeat the fill value, never needs one.
+    private var stageBuffer: UnsafeMutableRawBufferPointer?
     private var staged = 0
+    /// Whether the staged rows are all the fill value and not yet written into the stage (a fixed-length string
+    /// column repeating its first value): such a chunk is only counted, never copied.
+    private var stagedAreUnwrittenFill = true
     /// Rows in the dataset so far (its length), not counting staged rows.
     private var length = 0
     /// What a missing string (`nil`) is written as; R's rhdf5 reads `NA` back as a missing value when the
@@ -75,10 +80,29 @@ public final class HDF5ChunkAppender {
             ? HDF5ChunkCompressor(level: storage.deflateLevel, elementSize: elementSize,
                                   shuffle: storage.shuffle && type != .string)
             : nil
-        stage = .allocate(byteCount: type == .string ? 1 : elementSize * chunkRows, alignment: 16)
     }
 
-    deinit { stage.deallocate() }
+    deinit { stageBuffer?.deallocate() }
+
+    /// The stage, made on first use.
+    private var stage: UnsafeMutableRawBufferPointer {
+        if let stageBuffer { return stageBuffer }
+        let made = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, elementSize * chunkRows), alignment: 16)
+        stageBuffer = made
+        return made
+    }
+
+    /// Writes the fill value into the staged rows that were only counted (``stagedAreUnwrittenFill``), before any
+    /// other value is staged after them.
+    private func writeStagedFill() {
+        guard stagedAreUnwrittenFill else { return }
+        stagedAreUnwrittenFill = false
+        guard staged > 0 else { return }
+        let base = stage.baseAddress!
+        fill.withUnsafeBytes { pattern in
+            for index in 0..<staged { (base + index * elementSize).copyMemory(from: pattern.baseAddress!, byteCount: elementSize) }
+        }
+    }
 
     /// Appends 8-bit integers to an `int8` dataset.
     public func append(_ values: UnsafeBufferPointer<Int8>) throws(HDF5Error) {
@@ -128,9 +152,18 @@ public final class HDF5ChunkAppender {
         }
         for (run, bytes) in zip(runs, encoded) {
             var remaining = run.count
+            let isFill = bytes == fill
             while remaining > 0 {
-                // The value once, then copied from itself in doubling blocks.
                 let rows = min(chunkRows - staged, remaining)
+                if isFill && stagedAreUnwrittenFill {
+                    // Fill after fill: counted, not copied.
+                    staged += rows
+                    remaining -= rows
+                    if staged == chunkRows { try writeStage() }
+                    continue
+                }
+                writeStagedFill()
+                // The value once, then copied from itself in doubling blocks.
                 let slot = stage.baseAddress! + staged * width
                 slot.copyMemory(from: bytes, byteCount: width)
                 var copied = 1
@@ -224,6 +257,7 @@ public final class HDF5ChunkAppender {
                 continue
             }
             let count = min(chunkRows - staged, rows - row)
+            writeStagedFill()
             (stage.baseAddress! + staged * elementSize)
                 .copyMemory(from: source + row * elementSize, byteCount: count * elementSize)
             staged += count
@@ -235,6 +269,14 @@ public final class HDF5ChunkAppender {
     private func writeStage() throws(HDF5Error) {
         let rows = staged
         staged = 0
+        defer { stagedAreUnwrittenFill = true }
+        if stagedAreUnwrittenFill {
+            // Nothing but the fill value: the dataset grows, no chunk is stored (as ``writeChunk(_:rows:)`` does
+            // for such a chunk).
+            length += rows
+            try dataset.setLength(length)
+            return
+        }
         if rows < chunkRows && storesChunksWhole {
             // A stored chunk is always whole: the rows past the dataset's end hold the fill value.
             let end = stage.baseAddress! + rows * elementSize

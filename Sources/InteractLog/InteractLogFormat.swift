@@ -95,12 +95,11 @@ public struct InteractLogFormat: InputFormat {
             return nil
         }
         let empty = InteractLogTables.emptyTables()
-        let widths = InteractLogTables.fixedWidths(
-            sourceFileWidth: analyses.map(\.log.sourceFile.utf8.count).max() ?? 0)
+        let widths = InteractLogTables.fixedWidths(analyses)
         let batches = TableBatches { emit in
             for index in empty.indices {
-                let fixed = InteractLogTables.fixedWidthTables.contains(empty[index].name)
-                func stored(_ table: Table) -> Table { fixed ? table.storingFixedWidth(widths) : table }
+                let fixed = widths[empty[index].name] ?? [:]
+                func stored(_ table: Table) -> Table { fixed.isEmpty ? table : table.storingFixedWidth(fixed) }
                 var joiner = TableBatchJoiner(first: stored(empty[index]))
                 for analysis in analyses {
                     guard let count = InteractLogTables.rowCount(index, analysis) else {

@@ -24,18 +24,57 @@ public enum InteractLogTables {
         return tables(TrialAnalysis(log)).map(\.withoutRows)
     }
 
-    /// The tables whose string columns of a known longest value are stored as fixed-width HDF5 strings
-    /// (``Tables/Table/storingFixedWidth(_:)``): the per-event ones, which hold most of a log's rows.
-    public static let fixedWidthTables: Set<String> = ["header", "events", "strokes", "stimulus_views", "keys"]
-
-    /// The widths of those columns: `source_file` (every row of these tables names its log; `sourceFileWidth` is
-    /// the longest log path of the run, in UTF-8 bytes), `coord_unit`, and the events' `type` and `flags`.
-    public static func fixedWidths(sourceFileWidth: Int) -> [String: Int] {
-        ["source_file": sourceFileWidth,
-         "coord_unit": LogProgram.allCases.map(\.coordinateUnit.utf8.count).max() ?? 0,
-         "type": EventKind.EventType.allCases.map(\.rawValue.utf8.count).max() ?? 0,
-         "flags": EventFlags.longestText]
+    /// The columns stored as fixed-width HDF5 strings (``Tables/Table/storingFixedWidth(_:)``) in the per-event
+    /// tables, which hold most of a run's rows, by table: those whose longest value over the whole run is known
+    /// before the first row is written.
+    ///
+    /// - every per-event table: `source_file` (the run's longest log path) and `coord_unit`;
+    /// - `events`: `type` and `flags` (their longest possible values); `event`, `phase`, `image` and `key_descr`
+    ///   (every event's name is one of its log's distinct names, so the longest is found from those), `ts_raw`
+    ///   (``LogEvents/longestTimestampText``), and `t_utc` when every iPad time lies in the years 1–9999 (at most
+    ///   24 characters, `9999-12-31T23:59:59.999Z`; Java logs have none).
+    ///
+    /// A column whose longest value is over ``longestFixedWidth`` bytes stays variable-length: HDF5 stages a whole
+    /// chunk of 65,536 rows at that width.
+    public static func fixedWidths(_ analyses: [TrialAnalysis]) -> [String: [String: Int]] {
+        let shared = ["source_file": analyses.map(\.log.sourceFile.utf8.count).max() ?? 0,
+                      "coord_unit": LogProgram.allCases.map(\.coordinateUnit.utf8.count).max() ?? 0]
+        var longest = ["event": 0, "phase": 0, "image": 0, "key_descr": 0, "ts_raw": 0, "t_utc": 0]
+        func note(_ column: String, _ text: String?) {
+            if let text { longest[column] = max(longest[column] ?? 0, text.utf8.count) }
+        }
+        var timesInRange = true
+        for analysis in analyses {
+            let events = analysis.log.events
+            for name in events.names {
+                note("event", name.printable)
+                note("phase", name.kind.stimulus?.phase)
+                note("image", name.kind.stimulus?.image ?? nil)
+                note("key_descr", name.kind.key?.descriptor.map(LogText.printable))
+            }
+            longest["ts_raw"] = max(longest["ts_raw"] ?? 0, events.longestTimestampText)
+            if events.program == .ipad && timesInRange {
+                timesInRange = events.indices.allSatisfy { index in
+                    events.milliseconds(at: index).map { utcRange.contains($0 / 1000) || !$0.isFinite } ?? true
+                }
+            }
+        }
+        longest["t_utc"] = timesInRange ? longestUTCText : .max
+        var events = shared.merging(["type": EventKind.EventType.allCases.map(\.rawValue.utf8.count).max() ?? 0,
+                                     "flags": EventFlags.longestText]) { first, _ in first }
+        for (column, width) in longest where width <= longestFixedWidth { events[column] = width }
+        return Dictionary(uniqueKeysWithValues: fixedWidthTables.map { ($0, $0 == "events" ? events : shared) })
     }
+
+    /// The per-event tables (``fixedWidths(_:)``).
+    public static let fixedWidthTables = ["header", "events", "strokes", "stimulus_views", "keys"]
+    /// The widest fixed-width string column, in bytes.
+    public static let longestFixedWidth = 64
+    /// Seconds since 1970 from the start of the year 1 to the end of 9999 (less its last second, which rounding to
+    /// milliseconds could carry into the year 10000): the times `t_utc` spells in at most ``longestUTCText``
+    /// characters.
+    static let utcRange = -62_135_596_800.0 ... 253_402_300_798.0
+    static let longestUTCText = "9999-12-31T23:59:59.999Z".utf8.count
 
     /// All tables of one analysed log, in the order of ``names``.
     public static func tables(_ analysis: TrialAnalysis) -> [Table] {

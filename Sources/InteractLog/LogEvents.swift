@@ -179,6 +179,13 @@ public struct LogEvents: RandomAccessCollection, Sendable {
         let digits = program == .ipad ? storage.columns.stampDigits[index] : Int64(bitPattern: storage.columns.raw[index]).magnitude
         return StampCode.decode(digits: digits, meta: storage.columns.stampMeta[index])
     }
+    /// The longest timestamp text (``timestampText(at:)``) of these events, in UTF-8 bytes, without making the texts:
+    /// a coded one is at most ``StampCode/longestText`` long, the others are kept as written.
+    public var longestTimestampText: Int {
+        let texts = storage.columns.stampTexts
+        let coded = count > texts.count ? StampCode.longestText : 0
+        return texts.values.reduce(coded) { Swift.max($0, $1.utf8.count) }
+    }
     /// The flags of event `index`.
     public func flags(at index: Int) -> EventFlags { EventFlags(rawValue: storage.columns.flagBits[index]) }
     /// Every distinct event name, in order of first appearance.
@@ -297,6 +304,9 @@ enum StampText: Sendable {
 /// 16 bits: the digit count (bits 0–4), the digits before the point (5–9), whether there is a point (10) and
 /// the sign (11–12: none, `-`, `+`). Leading zeros, a trailing point and trailing zeros are kept.
 enum StampCode {
+    /// The longest text a code spells: 19 digits, a point and a sign.
+    static let longestText = 21
+
     static func encode(_ text: UnsafeRawBufferPointer) -> (digits: UInt64, meta: UInt16)? {
         var digits: UInt64 = 0
         var count = 0

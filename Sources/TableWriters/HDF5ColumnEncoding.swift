@@ -38,16 +38,31 @@ struct HDF5ColumnEncoding {
             } else {
                 elementType = tableIsEmpty ? .fixedString(width: 1) : .string
             }
-        case .timestamp, .localTimestamp: elementType = tableIsEmpty ? .fixedString(width: 1) : .string
+        case .timestamp, .localTimestamp:
+            // A timestamp column's fixed width is the caller's bound on its spelled values (checked as they are
+            // written), not measured here: spelling every value twice would cost more than it saves.
+            if let width = column.fixedWidth {
+                elementType = .fixedString(width: max(width, HDF5ColumnEncoding.missingString.utf8.count))
+            } else {
+                elementType = tableIsEmpty ? .fixedString(width: 1) : .string
+            }
         }
     }
 
     /// The fill value of the column's dataset: for fixed-length strings, the first row's value (a per-row source
     /// file then needs no stored chunk at all while it repeats); HDF5's default of zeros for every other type.
     func fillValue(_ column: Column) -> [UInt8]? {
-        guard case .fixedString = elementType, case .string(let values) = column.values,
-              let first = values.first else { return nil }
+        guard case .fixedString = elementType else { return nil }
+        let first: String??
+        switch column.values {
+        case .string(let values): first = values.first
+        case .timestamp(let values): first = values.first.map(CellFormatting.timestamp)
+        case .localTimestamp(let values): first = values.first.map(CellFormatting.localTimestamp)
+        default: first = nil
+        }
+        guard let first else { return nil }
         let text = first ?? missingText
+        guard text.utf8.count <= elementType.elementSize else { return nil }
         return Array(text.utf8) + [UInt8](repeating: 0, count: elementType.elementSize - text.utf8.count)
     }
 

@@ -1,6 +1,6 @@
 extension Table {
-    /// The table with the named string columns stored as fixed-width HDF5 strings (``Column/fixedWidth``), each
-    /// at least as wide as given; columns not named, and named columns that are not strings, are unchanged.
+    /// The table with the named string and timestamp columns stored as fixed-width HDF5 strings
+    /// (``Column/fixedWidth``), each at least as wide as given; other columns are unchanged.
     ///
     /// For bulky tables whose string columns have a known longest value (a run's input paths, an enumeration's
     /// names): HDF5 keeps each variable-length string as an object of its own, which for the per-event tables of
@@ -8,7 +8,11 @@ extension Table {
     /// value is not stored at all. The width must hold every value of every batch: a longer one is a write error.
     public func storingFixedWidth(_ widths: [String: Int]) -> Table {
         Table(name, columns.map { column in
-            guard let width = widths[column.name], case .string = column.values else { return column }
+            guard let width = widths[column.name] else { return column }
+            switch column.values {
+            case .string, .timestamp, .localTimestamp: break
+            default: return column
+            }
             var fixed = column
             fixed.fixedWidth = max(width, column.fixedWidth ?? 0)
             return fixed
