@@ -44,10 +44,11 @@ public struct BrainTrackerFormat: InputFormat {
     /// are written.
     public func tables(_ parsed: [RTAnalysis]) -> FormatOutput {
         let anomalies = parsed.flatMap(\.anomalies)
+        let widths = BrainTrackerTables.trialWidths(parsed)
         let batches = TableBatches { emit in
             for analysis in parsed {
                 for rows in TableBatchJoiner.slices(of: analysis.trials.count) {
-                    try emit(BrainTrackerTables.trials(analysis, rows: rows))
+                    try emit(BrainTrackerTables.trials(analysis, rows: rows).storingFixedWidth(widths))
                 }
             }
             for analysis in parsed { try emit(BrainTrackerTables.sessions(analysis)) }

@@ -5,6 +5,25 @@ public enum BrainTrackerTables {
     /// Every table, in output order.
     public static let names = ["trials", "sessions", "anomalies"]
 
+    /// The `trials` columns stored as fixed-width HDF5 strings (``Tables/Table/storingFixedWidth(_:)``): those
+    /// whose longest value over the run is known before the first row is written. `source_file` (the longest input
+    /// path), `row_format` and `pct_rule` (their longest names), `session_id`, `target` and `exclusion` (texts kept
+    /// once each, so their longest is at hand; variable-length when over ``Tables/Table/longestFixedWidth``
+    /// bytes), and `time_utc` when every time lies in ``Tables/CellFormatting/timestampRange``.
+    public static func trialWidths(_ analyses: [RTAnalysis]) -> [String: Int] {
+        var widths = ["source_file": analyses.map(\.sourceFile.utf8.count).max() ?? 0,
+                      "row_format": RowFormat.allCases.map(\.rawValue.utf8.count).max() ?? 0,
+                      "pct_rule": ScoreRule.allCases.map(\.rawValue.utf8.count).max() ?? 0]
+        let texts = analyses.map(\.trials.longestText).max() ?? 0
+        if texts <= Table.longestFixedWidth {
+            for column in ["session_id", "target", "exclusion"] { widths[column] = texts }
+        }
+        if analyses.allSatisfy(\.trials.utcTimesInFixedWidthRange) {
+            widths["time_utc"] = CellFormatting.longestTimestampInRange
+        }
+        return widths
+    }
+
     /// One row per trial row (§10.1); `rows` of them.
     public static func trials(_ analysis: RTAnalysis, rows: Range<Int>? = nil) -> Table {
         let t = (rows ?? analysis.trials.indices).map { analysis.trials[$0] }

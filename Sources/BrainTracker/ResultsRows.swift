@@ -100,6 +100,9 @@ struct InternedTexts: Sendable {
 
     subscript(index: UInt32) -> String { texts[Int(index)] }
 
+    /// The longest text kept, in UTF-8 bytes.
+    var longestText: Int { texts.reduce(0) { Swift.max($0, $1.utf8.count) } }
+
     /// The index of `text`, added when new.
     mutating func index(of text: String) -> UInt32 {
         if let hit = recent.first(where: { Self.sameBytes($0.text, text) }) { return hit.index }

@@ -55,6 +55,14 @@ public struct TrialRecords: RandomAccessCollection, Sendable {
     public var startIndex: Int { 0 }
     public var endIndex: Int { lines.count }
 
+    /// The longest session ID, target or exclusion, in UTF-8 bytes (the texts are kept once each).
+    var longestText: Int { texts.longestText }
+
+    /// Whether every UTC time is spelled at a fixed width (``Tables/CellFormatting/timestampRange``).
+    var utcTimesInFixedWidthRange: Bool {
+        timesUTC.indices.allSatisfy { flags[$0] & 8 == 0 || CellFormatting.timestampRange.contains(timesUTC[$0]) }
+    }
+
     public subscript(index: Int) -> TrialRecord {
         let flags = flags[index]
         let timeUTC: Double? = flags & 8 != 0 ? timesUTC[index] : nil

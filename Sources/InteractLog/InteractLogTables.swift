@@ -31,11 +31,10 @@ public enum InteractLogTables {
     /// - every per-event table: `source_file` (the run's longest log path) and `coord_unit`;
     /// - `events`: `type` and `flags` (their longest possible values); `event`, `phase`, `image` and `key_descr`
     ///   (every event's name is one of its log's distinct names, so the longest is found from those), `ts_raw`
-    ///   (``LogEvents/longestTimestampText``), and `t_utc` when every iPad time lies in the years 1–9999 (at most
-    ///   24 characters, `9999-12-31T23:59:59.999Z`; Java logs have none).
+    ///   (``LogEvents/longestTimestampText``), and `t_utc` when every iPad time lies in the years 1–9999
+    ///   (``Tables/CellFormatting/timestampRange``; Java logs have none).
     ///
-    /// A column whose longest value is over ``longestFixedWidth`` bytes stays variable-length: HDF5 stages a whole
-    /// chunk of 65,536 rows at that width.
+    /// A column whose longest value is over ``Tables/Table/longestFixedWidth`` bytes stays variable-length.
     public static func fixedWidths(_ analyses: [TrialAnalysis]) -> [String: [String: Int]] {
         let shared = ["source_file": analyses.map(\.log.sourceFile.utf8.count).max() ?? 0,
                       "coord_unit": LogProgram.allCases.map(\.coordinateUnit.utf8.count).max() ?? 0]
@@ -55,26 +54,19 @@ public enum InteractLogTables {
             longest["ts_raw"] = max(longest["ts_raw"] ?? 0, events.longestTimestampText)
             if events.program == .ipad && timesInRange {
                 timesInRange = events.indices.allSatisfy { index in
-                    events.milliseconds(at: index).map { utcRange.contains($0 / 1000) || !$0.isFinite } ?? true
+                    events.milliseconds(at: index).map { CellFormatting.timestampRange.contains($0 / 1000) || !$0.isFinite } ?? true
                 }
             }
         }
-        longest["t_utc"] = timesInRange ? longestUTCText : .max
+        longest["t_utc"] = timesInRange ? CellFormatting.longestTimestampInRange : .max
         var events = shared.merging(["type": EventKind.EventType.allCases.map(\.rawValue.utf8.count).max() ?? 0,
                                      "flags": EventFlags.longestText]) { first, _ in first }
-        for (column, width) in longest where width <= longestFixedWidth { events[column] = width }
+        for (column, width) in longest where width <= Table.longestFixedWidth { events[column] = width }
         return Dictionary(uniqueKeysWithValues: fixedWidthTables.map { ($0, $0 == "events" ? events : shared) })
     }
 
     /// The per-event tables (``fixedWidths(_:)``).
     public static let fixedWidthTables = ["header", "events", "strokes", "stimulus_views", "keys"]
-    /// The widest fixed-width string column, in bytes.
-    public static let longestFixedWidth = 64
-    /// Seconds since 1970 from the start of the year 1 to the end of 9999 (less its last second, which rounding to
-    /// milliseconds could carry into the year 10000): the times `t_utc` spells in at most ``longestUTCText``
-    /// characters.
-    static let utcRange = -62_135_596_800.0 ... 253_402_300_798.0
-    static let longestUTCText = "9999-12-31T23:59:59.999Z".utf8.count
 
     /// All tables of one analysed log, in the order of ``names``.
     public static func tables(_ analysis: TrialAnalysis) -> [Table] {

@@ -17,6 +17,13 @@ public enum CellFormatting {
         return value.description
     }
 
+    /// Seconds since 1970 from the start of the year 1 to the end of 9999 (less its last second, which rounding to
+    /// milliseconds could carry into the year 10000): the times ``timestamp(_:)`` spells in at most
+    /// ``longestTimestampInRange`` characters, so a column of such times can be stored at a fixed width.
+    public static let timestampRange = -62_135_596_800.0 ... 253_402_300_798.0
+    /// The length of `9999-12-31T23:59:59.999Z`.
+    public static let longestTimestampInRange = 24
+
     /// An absolute UTC time as ISO 8601 with `Z` (milliseconds shown when not whole seconds); NaN is missing.
     public static func timestamp(_ secondsSince1970: Double) -> String? {
         guard secondsSince1970.isFinite else { return nil }

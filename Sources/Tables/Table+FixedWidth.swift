@@ -1,4 +1,8 @@
 extension Table {
+    /// The widest fixed-width string column a format asks for, in bytes: HDF5 stages a whole chunk (up to 65,536
+    /// rows) at that width, so a column whose longest value is longer stays variable-length.
+    public static let longestFixedWidth = 64
+
     /// The table with the named string and timestamp columns stored as fixed-width HDF5 strings
     /// (``Column/fixedWidth``), each at least as wide as given; other columns are unchanged.
     ///

@@ -19,7 +19,7 @@ struct FixedWidthStorageTests {
         #expect(widths["flags"] == every.utf8.count)
         #expect(widths["t_utc"] == 24)
         // The ends of the range, and a time just inside each, spelled as the writers spell them.
-        let range = InteractLogTables.utcRange
+        let range = CellFormatting.timestampRange
         for seconds in [range.lowerBound, range.lowerBound + 0.0004, range.upperBound, range.upperBound + 0.9994] {
             let text = try #require(CellFormatting.timestamp(seconds))
             #expect(text.utf8.count <= 24, "\(seconds): \(text)")
