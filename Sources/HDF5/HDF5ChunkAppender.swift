@@ -97,10 +97,15 @@ public final class HDF5ChunkAppender {
     private func writeStagedFill() {
         guard stagedAreUnwrittenFill else { return }
         stagedAreUnwrittenFill = false
-        guard staged > 0 else { return }
+        writeFill(rows: 0..<staged)
+    }
+
+    /// Writes the fill value into these rows of the stage.
+    private func writeFill(rows: Range<Int>) {
+        guard !rows.isEmpty else { return }
         let base = stage.baseAddress!
         fill.withUnsafeBytes { pattern in
-            for index in 0..<staged { (base + index * elementSize).copyMemory(from: pattern.baseAddress!, byteCount: elementSize) }
+            for row in rows { (base + row * elementSize).copyMemory(from: pattern.baseAddress!, byteCount: elementSize) }
         }
     }
 
@@ -271,30 +276,19 @@ public final class HDF5ChunkAppender {
         staged = 0
         defer { stagedAreUnwrittenFill = true }
         if stagedAreUnwrittenFill {
-            // Nothing but the fill value: the dataset grows, no chunk is stored (as ``writeChunk(_:rows:)`` does
-            // for such a chunk).
-            length += rows
-            try dataset.setLength(length)
+            // Nothing but the fill value: the dataset grows, no chunk is stored (as for such a chunk below).
+            _ = try extend(by: rows)
             return
         }
-        if rows < chunkRows && storesChunksWhole {
-            // A stored chunk is always whole: the rows past the dataset's end hold the fill value.
-            let end = stage.baseAddress! + rows * elementSize
-            fill.withUnsafeBytes { pattern in
-                for index in 0..<(chunkRows - rows) {
-                    (end + index * elementSize).copyMemory(from: pattern.baseAddress!, byteCount: elementSize)
-                }
-            }
-        }
+        // A stored chunk is always whole: the rows past the dataset's end hold the fill value.
+        if storesChunksWhole { writeFill(rows: rows..<chunkRows) }
         try writeChunk(UnsafeRawPointer(stage.baseAddress!), rows: rows)
     }
 
     /// Extends the dataset by one chunk's `rows` (fewer only for the last chunk) and stores them, unless every
     /// row equals the fill value.
     private func writeChunk(_ data: UnsafeRawPointer, rows: Int) throws(HDF5Error) {
-        let start = length
-        length += rows
-        try dataset.setLength(length)
+        let start = try extend(by: rows)
         if holdsOnlyFill(data, rows: rows) { return }
         let whole = UnsafeRawBufferPointer(start: data, count: chunkRows * elementSize)
         if compressor != nil {
@@ -307,6 +301,14 @@ public final class HDF5ChunkAppender {
         } else {
             try dataset.write(rows: start, count: rows, memoryType: memoryType, data)
         }
+    }
+
+    /// Extends the dataset by `rows`; returns the first of them.
+    private func extend(by rows: Int) throws(HDF5Error) -> Int {
+        let start = length
+        length += rows
+        try dataset.setLength(length)
+        return start
     }
 
     /// Whether every one of `rows` elements at `data` equals the fill value: the first does, and each equals the
