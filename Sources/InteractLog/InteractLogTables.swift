@@ -54,7 +54,8 @@ public enum InteractLogTables {
             longest["ts_raw"] = max(longest["ts_raw"] ?? 0, events.longestTimestampText)
             if events.program == .ipad && timesInRange {
                 timesInRange = events.indices.allSatisfy { index in
-                    events.milliseconds(at: index).map { CellFormatting.timestampRange.contains($0 / 1000) || !$0.isFinite } ?? true
+                    guard let milliseconds = events.milliseconds(at: index), milliseconds.isFinite else { return true }
+                    return CellFormatting.timestampRange.contains(milliseconds / 1000)
                 }
             }
         }
