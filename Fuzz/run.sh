@@ -87,8 +87,11 @@ for target in "${targets[@]}"; do
         # process for that reason); fork mode goes on after each, and triage.sh tells its faults from ours.
         args+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
     fi
-    log=logs/$target.log
-    before=$(ls "artifacts/$target" | wc -l)
+    # A log of this run's own (two runs of one target at once, a campaign beside `make test`, must not mix their
+    # statistics), renamed to logs/<target>.log at the end; the artifacts it found are those newer than its start.
+    log=logs/$target.$$.log
+    start=logs/.$target.$$.start
+    : > "$start"
     "$bin/$target" "${args[@]}" "corpus/$target" > "$log" 2>&1
     rc=$?
     # Numbers: the final statistics (a normal run) or the last status line (fork mode).
@@ -102,15 +105,18 @@ for target in "${targets[@]}"; do
         rss=$(grep -a -o 'rss: [0-9]*Mb' "$log" | tail -1 | grep -o '[0-9]*')
     fi
     corpus=$(ls "corpus/$target" | wc -l)
-    new=$(( $(ls "artifacts/$target" | wc -l) - before ))
+    mapfile -t found < <(find "artifacts/$target" -type f -newer "$start" | sort)
+    rm -f "$start"
+    new=${#found[@]}
     findings=$new
     if [ "$target" = FuzzMYNDHDF5 ] && [ "$new" -gt 0 ]; then
         # Only faults with a frame of BrainBatch's code count; libhdf5's own are listed in the log.
-        findings=$(./triage.sh "$bin/$target" $(ls -t "artifacts/$target" | head -n "$new" | sed "s|^|artifacts/$target/|") \
-                   | tee -a "$log" | grep -c '^ours ')
+        findings=$(./triage.sh "$bin/$target" "${found[@]}" | tee -a "$log" | grep -c '^ours ')
     elif [ $rc -ne 0 ] && [ "$new" -eq 0 ]; then
         findings="exit $rc"
     fi
+    mv -f "$log" "logs/$target.log"
+    log=logs/$target.log
     printf '%-18s %8s %12s %10s %8s %10s  %s\n' "$target" "$seconds" "${execs:-?}" "${rate:-?}" "$corpus" "${rss:-?}MB" "$findings"
     if [ "$findings" != 0 ]; then
         status=1
