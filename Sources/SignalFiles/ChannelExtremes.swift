@@ -31,6 +31,22 @@ struct ChannelExtremes {
             let index = (0..<count).first { !values[$0].isFinite } ?? 0
             return (index % channels, index / channels)
         }
+        if channels == 4 {
+            // Four channels (a Brainiac frame): one vector of extremes, a frame per step, the same comparisons.
+            var lowest = SIMD4(low[0], low[1], low[2], low[3]), highest = SIMD4(high[0], high[1], high[2], high[3])
+            var index = 0
+            while index < count {
+                let frame = SIMD4(values[index], values[index + 1], values[index + 2], values[index + 3])
+                lowest.replace(with: frame, where: frame .< lowest)
+                highest.replace(with: frame, where: frame .> highest)
+                index += 4
+            }
+            for channel in 0..<4 {
+                low[channel] = lowest[channel]
+                high[channel] = highest[channel]
+            }
+            return nil
+        }
         // One pass per channel with the extremes in registers.
         for channel in 0..<channels {
             var lowest = low[channel], highest = high[channel]
