@@ -11,12 +11,16 @@ public final class AmplitudeSpectrum {
     private let plan: FFTWRealPlan
     private let window: [Double]
     private let detrend: Detrend
+    /// Whether the block goes into the transform as it is (no detrend, every window coefficient 1): then it is
+    /// copied, which gives the same values as subtracting 0 and multiplying by 1.
+    private let takesBlockAsIs: Bool
 
     public init(length: Int, window: WindowFunction = .rectangular, detrend: Detrend = .none) {
         self.length = length
         plan = FFTWRealPlan(count: length)
         self.window = window.coefficients(count: length)
         self.detrend = detrend
+        takesBlockAsIs = detrend == .none && self.window.allSatisfy { $0 == 1 }
     }
 
     /// Writes `|X_k|` into `magnitudes` (at least N/2 + 1 elements) for `block` (at most N samples; the window
@@ -30,7 +34,11 @@ public final class AmplitudeSpectrum {
             for i in 0..<n { total += block[i] }
             mean = total / Double(n)
         }
-        for i in 0..<n { input[i] = (block[i] - mean) * window[i] }
+        if takesBlockAsIs, n > 0 {
+            input.baseAddress!.update(from: block.baseAddress!, count: n)
+        } else {
+            for i in 0..<n { input[i] = (block[i] - mean) * window[i] }
+        }
         for i in n..<length { input[i] = 0 }
         let x = plan.execute()
         for k in 0..<count {
