@@ -39,28 +39,9 @@ final class CSVTableWriter: TableSink {
             file = try BufferedFile(path: target.path)
             open[batch.name] = file
             order.append((batch.name, target.name, batch.columns.map(FrictionlessSchema.Field.init)))
-            var header = ""
-            for (index, column) in batch.columns.enumerated() {
-                if index > 0 { header += "," }
-                CSVTableWriter.appendField(column.name, to: &header)
-            }
-            header += "\n"
-            try file.write(header)
+            try file.write(CSVRows.header(batch.columns.map(\.name)))
         }
-        var text = ""
-        text.reserveCapacity(4096)
-        for row in 0..<batch.rowCount {
-            for (index, column) in batch.columns.enumerated() {
-                if index > 0 { text += "," }
-                CSVTableWriter.appendCell(column.values, row, to: &text)
-            }
-            text += "\n"
-            if text.utf8.count > 1 << 20 {
-                try file.write(text)
-                text.removeAll(keepingCapacity: true)
-            }
-        }
-        try file.write(text)
+        try CSVRows.write(batch) { (lines) throws(TableOutputError) in try file.write(lines) }
     }
 
     func finish(provenance: Provenance) throws(TableOutputError) {
@@ -84,29 +65,6 @@ final class CSVTableWriter: TableSink {
         _ = try sidecar.close()
     }
 
-    static func appendCell(_ values: ColumnValues, _ row: Int, to text: inout String) {
-        switch values {
-        case .int32(let v): text += v[row] == .min ? CellFormatting.missing : String(v[row])
-        case .int64(let v): text += v[row] == .min ? CellFormatting.missing : String(v[row])
-        case .float64(let v): text += CellFormatting.float(v[row]) ?? CellFormatting.missing
-        case .float32(let v): text += v[row].isNaN ? CellFormatting.missing : v[row].description
-        case .bool(let v): text += v[row] == 1 ? CellFormatting.true : v[row] == 0 ? CellFormatting.false : CellFormatting.missing
-        case .string(let v):
-            if let value = v[row] { appendField(value, to: &text) } else { text += CellFormatting.missing }
-        case .timestamp(let v): text += CellFormatting.timestamp(v[row]) ?? CellFormatting.missing
-        case .localTimestamp(let v): text += CellFormatting.localTimestamp(v[row]) ?? CellFormatting.missing
-        }
-    }
-
-    /// RFC 4180: quote a field that holds a comma, quote, CR or LF (or that would read as missing), doubling quotes.
-    static func appendField(_ value: String, to text: inout String) {
-        let needsQuotes = value == CellFormatting.missing
-            || value.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
-        guard needsQuotes else { text += value; return }
-        text += "\""
-        text += value.replacingOccurrences(of: "\"", with: "\"\"")
-        text += "\""
-    }
 }
 
 /// A file opened for writing, whose content is hashed (SHA-256) as it is written.
@@ -129,9 +87,12 @@ final class BufferedFile {
     }
 
     func write(_ text: String) throws(TableOutputError) {
-        let data = Data(text.utf8)
-        hasher.update(data: data)
-        do { try FileSystem.write(data, to: file, path: FilePath(path)) } catch {
+        try write(Array(text.utf8))
+    }
+
+    func write(_ bytes: [UInt8]) throws(TableOutputError) {
+        hasher.update(data: bytes)
+        do { try FileSystem.write(bytes, to: file, path: FilePath(path)) } catch {
             throw .io(path: path, reason: error.reason)
         }
     }

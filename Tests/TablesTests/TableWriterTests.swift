@@ -70,6 +70,38 @@ struct TableWriterTests {
         #expect(try String(contentsOf: folder.appendingPathComponent("out/empty.csv"), encoding: .utf8) == "n\n")
     }
 
+    @Test("CSV of a table over several blocks and flushes: the same lines as spelling each row on its own")
+    func csvBlocks() throws {
+        let rows = 20_000   // two and a half blocks of 8,192 rows, about 1.6 flushes of 1 MiB
+        let texts = ["plain", "with,comma", "with \"quote\"", "NA", "line\nend", "ünïcödé", String(repeating: "x", count: 70)]
+        let table = Table("t", [
+            .int32("i", (0..<rows).map { $0 % 97 == 0 ? nil : $0 - 5000 }),
+            Column("x", .float64((0..<rows).map { $0 % 89 == 0 ? .nan : Double($0) / 7 })),
+            .string("s", (0..<rows).map { $0 % 83 == 0 ? nil : texts[$0 % texts.count] }),
+            Column("b", .bool((0..<rows).map { Int8($0 % 3) - 1 })),
+        ])
+        let folder = TestSupport.temporaryFolder()
+        let output = try TableOutput(destination: .csvFolder(path: folder.appendingPathComponent("out").path),
+                                     tableNames: ["t"])
+        try output.write(table)
+        try output.commit(provenance: provenanceForTests())
+        // The reference: each row spelled by itself with the conventions' cell spellings.
+        func field(_ text: String?) -> String {
+            guard let text else { return "NA" }
+            let quoted = text == "NA" || text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+            return quoted ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        var expected = "i,x,s,b\n"
+        for row in 0..<rows {
+            let i = row % 97 == 0 ? "NA" : String(row - 5000)
+            let x = CellFormatting.float(row % 89 == 0 ? .nan : Double(row) / 7) ?? "NA"
+            let b = ["FALSE", "NA", "TRUE"][row % 3 == 0 ? 1 : row % 3 == 1 ? 0 : 2]
+            expected += [i, x, field(row % 83 == 0 ? nil : texts[row % texts.count]), b].joined(separator: ",") + "\n"
+        }
+        let written = try String(contentsOf: folder.appendingPathComponent("out/t.csv"), encoding: .utf8)
+        #expect(written == expected)
+    }
+
     @Test("HDF5 and CSV read back with h5py and pandas: values, units, missing values")
     func readBack() throws {
         let folder = TestSupport.temporaryFolder()
