@@ -19,17 +19,11 @@ struct FixedWidthStorageTests {
         var fixed: Set<String> = []
         var checked = 0
         try format.tables(parsed).batches.forEach { table in
-            for column in table.columns {
-                guard let width = column.fixedWidth else { continue }
+            for column in TestSupport.fixedWidthColumns(table) {
                 #expect(table.name == "trials", "\(table.name).\(column.name)")
+                #expect(column.tooLong.isEmpty, "\(column.name): \(column.tooLong.prefix(3))")
                 fixed.insert(column.name)
-                let texts: [String?] = switch column.values {
-                case .string(let values): values
-                case .timestamp(let values): values.map(CellFormatting.timestamp)
-                default: []
-                }
-                for text in texts { #expect((text?.utf8.count ?? 0) <= width, "\(column.name): \(text ?? "")") }
-                checked += texts.count
+                checked += column.values
             }
         }
         #expect(fixed == ["source_file", "row_format", "pct_rule", "session_id", "target", "exclusion", "time_utc"])

@@ -40,17 +40,11 @@ struct FixedWidthStorageTests {
         var checked = 0
         var fixedEventColumns: Set<String> = []
         try output.batches.forEach { table in
-            for column in table.columns {
-                guard let width = column.fixedWidth else { continue }
+            for column in TestSupport.fixedWidthColumns(table) {
                 #expect(InteractLogTables.fixedWidthTables.contains(table.name), "\(table.name).\(column.name)")
+                #expect(column.tooLong.isEmpty, "\(table.name).\(column.name): \(column.tooLong.prefix(3))")
                 if table.name == "events" { fixedEventColumns.insert(column.name) }
-                let texts: [String?] = switch column.values {
-                case .string(let values): values
-                case .timestamp(let values): values.map(CellFormatting.timestamp)
-                default: []
-                }
-                for text in texts { #expect((text?.utf8.count ?? 0) <= width, "\(table.name).\(column.name): \(text ?? "")") }
-                checked += texts.count
+                checked += column.values
             }
         }
         #expect(fixedEventColumns == ["source_file", "coord_unit", "type", "flags", "event", "phase", "image",
