@@ -60,7 +60,7 @@ public struct TrialRecords: RandomAccessCollection, Sendable {
 
     /// Whether every UTC time is spelled at a fixed width (``Tables/CellFormatting/timestampRange``).
     var utcTimesInFixedWidthRange: Bool {
-        timesUTC.indices.allSatisfy { flags[$0] & 8 == 0 || CellFormatting.timestampRange.contains(timesUTC[$0]) }
+        timesUTC.indices.allSatisfy { flags[$0] & 8 == 0 || CellFormatting.spellsTimestampAtFixedWidth(timesUTC[$0]) }
     }
 
     public subscript(index: Int) -> TrialRecord {

@@ -54,8 +54,7 @@ public enum InteractLogTables {
             longest["ts_raw"] = max(longest["ts_raw"] ?? 0, events.longestTimestampText)
             if events.program == .ipad && timesInRange {
                 timesInRange = events.indices.allSatisfy { index in
-                    guard let milliseconds = events.milliseconds(at: index), milliseconds.isFinite else { return true }
-                    return CellFormatting.timestampRange.contains(milliseconds / 1000)
+                    events.milliseconds(at: index).map { CellFormatting.spellsTimestampAtFixedWidth($0 / 1000) } ?? true
                 }
             }
         }

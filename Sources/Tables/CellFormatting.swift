@@ -24,6 +24,12 @@ public enum CellFormatting {
     /// The length of `9999-12-31T23:59:59.999Z`.
     public static let longestTimestampInRange = 24
 
+    /// Whether ``timestamp(_:)`` spells this time in at most ``longestTimestampInRange`` characters: a time in
+    /// ``timestampRange``, or a missing one (NaN, `NA`).
+    public static func spellsTimestampAtFixedWidth(_ secondsSince1970: Double) -> Bool {
+        !secondsSince1970.isFinite || timestampRange.contains(secondsSince1970)
+    }
+
     /// An absolute UTC time as ISO 8601 with `Z` (milliseconds shown when not whole seconds); NaN is missing.
     public static func timestamp(_ secondsSince1970: Double) -> String? {
         guard secondsSince1970.isFinite else { return nil }

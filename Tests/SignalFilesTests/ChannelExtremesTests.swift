@@ -26,8 +26,23 @@ struct ChannelExtremesTests {
         for channel in 0..<channels {
             let column = stride(from: channel, to: all.count, by: channels).map { all[$0] }
             #expect(extremes.low[channel] == column.min() && extremes.high[channel] == column.max(), "channel \(channel)")
-            #expect(extremes.low[channel].sign == column.min()!.sign)
         }
+    }
+
+    @Test("Signed zeros as extremes: the first one met is kept, as a plain minimum and maximum keep it", arguments: [3, 4])
+    func signedZeros(channels: Int) {
+        // Channel 0 meets 0 then −0, channel 1 −0 then 0; the other channels' values lie away from zero.
+        let frames: [[Double]] = [[0.0, -0.0] + Array(repeating: 5, count: channels - 2),
+                                  [-0.0, 0.0] + Array(repeating: -5, count: channels - 2)]
+        var extremes = ChannelExtremes(channels: channels)
+        let values = frames.flatMap { $0 }
+        #expect(values.withUnsafeBufferPointer { extremes.include($0, frameCount: 2) } == nil)
+        for channel in 0..<2 {
+            let column = frames.map { $0[channel] }
+            #expect(extremes.low[channel].sign == column.min()!.sign, "channel \(channel) low")
+            #expect(extremes.high[channel].sign == column.max()!.sign, "channel \(channel) high")
+        }
+        #expect(extremes.low[0].sign == .plus && extremes.low[1].sign == .minus)
     }
 
     @Test("A value that is not finite is reported by channel and frame, and nothing of its batch is taken in")

@@ -60,8 +60,10 @@ public final class BrainiacAnalysis {
         // The scipy defaults at 250 Hz are valid, so the fallback cannot fail.
         let welch = (try? Welch(options.welch)) ?? (try! Welch(WelchParameters(samplingRate: BrainiacHeadband.samplingRate)))
         self.welch = welch
-        recordingPower = (0..<4).map { _ in welch.makeAccumulator() }
-        windowPower = (0..<4).map { _ in welch.makeAccumulator() }
+        // The zones scope computes no band power: no accumulators, so nothing below feeds or closes one.
+        let channels = scope == .tables ? 4 : 0
+        recordingPower = (0..<channels).map { _ in welch.makeAccumulator() }
+        windowPower = (0..<channels).map { _ in welch.makeAccumulator() }
         windowLength = max(1, options.windowSampleCount)
     }
 
@@ -164,7 +166,7 @@ public final class BrainiacAnalysis {
         guard let segment else { return }
         // Rows come in stream order: each segment's windows, then the segment as a whole.
         if windowFill > 0 { closeWindow() }
-        for (c, accumulator) in recordingPower.enumerated() where scope == .tables {
+        for (c, accumulator) in recordingPower.enumerated() {
             if let spectrum = accumulator.spectrum {
                 recordingSpectra.append((segment, c, spectrum))
                 bandPowerRows += BandPowerTable.rows(spectrum, bands: options.bands, sourceFile: sourceFile,
