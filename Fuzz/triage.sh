@@ -14,6 +14,9 @@ shift
 export SWIFT_BACKTRACE=enable=no
 # No leak check at exit either (see -detect_leaks below).
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+# An allocation over 256 MB ends the replay with the allocating stack (run.sh fuzzes under the same limit): an
+# out-of-memory found by the RSS check has no stack, and which code grew would otherwise be unknown.
+ASAN_OPTIONS+=:${HDF5_ASAN_OPTIONS:-max_allocation_size_mb=256}
 for input in "$@"; do
     report=$("$binary" -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 "$input" 2>&1)
     # "SUMMARY: AddressSanitizer: SEGV (…)", "SUMMARY: libFuzzer: timeout", "… out-of-memory (malloc(…))".
