@@ -123,7 +123,8 @@ bench-study: release
 FUZZ_BUILD := $(SWIFT) build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address
 FUZZ_SECONDS := $(or $(SECONDS),60)
 # fuzz-volume: the same targets without AddressSanitizer (in Fuzz/.build-volume), for executions in number: Swift's
-# own checks (bounds, overflow, unwrapping, allocation limits) still trap, and the corpora are shared.
+# own checks (bounds, overflow, unwrapping, allocation limits) still trap, and the corpora are shared. Not
+# FuzzMYNDHDF5 (Fuzz/run.sh says why): it needs AddressSanitizer's allocator.
 FUZZ_VOLUME_BUILD := $(SWIFT) build -c release --package-path Fuzz --scratch-path Fuzz/.build-volume -Xswiftc -sanitize=fuzzer
 
 fuzz-build: setup
