@@ -1,5 +1,6 @@
 import Crypto
 import Dispatch
+import Synchronization
 
 /// The SHA-256 of bytes that pass through in chunks, computed on a queue of its own while the caller goes on with
 /// them: an input read and decoded, an output made and written. The hash is a sixth of a capture's conversion; on
@@ -7,7 +8,8 @@ import Dispatch
 ///
 /// The hasher owns two buffers, used in turn: ``fill(_:then:)`` lets the caller fill the next one, queues its hash,
 /// and hands the filled bytes to the caller's work (which may only read them). A buffer is filled again only once
-/// its hash is done, so neither side ever sees bytes change under it.
+/// its hash is done, so neither side ever sees bytes change under it. ``fill(_:thenInBackground:)`` queues the
+/// work too, after the hash (an output's write: the caller makes the next chunk meanwhile).
 public final class BackgroundSHA256: @unchecked Sendable {
     // @unchecked: `hasher` and `size` are touched only on `queue`; each buffer is written only after its semaphore
     // is taken back from the hash that reads it, and is otherwise read-only.
@@ -17,6 +19,8 @@ public final class BackgroundSHA256: @unchecked Sendable {
     private let buffers: [UnsafeMutableRawBufferPointer]
     private let free: [DispatchSemaphore]
     private var next = 0
+    /// The first error of work queued by ``fill(_:thenInBackground:)``.
+    private let backgroundError = Mutex<(any Error)?>(nil)
 
     /// Two buffers of `bufferSize` bytes.
     public init(bufferSize: Int) {
@@ -54,6 +58,47 @@ public final class BackgroundSHA256: @unchecked Sendable {
         }
         try body(UnsafeRawBufferPointer(rebasing: buffers[index][0..<count]))
         return count
+    }
+
+    /// Like ``fill(_:then:)``, but `body` runs on the hasher's queue once the chunk is hashed, while the caller fills
+    /// the next buffer; `body`'s first error is thrown by the next call and by ``finishBackgroundWork()`` (after it,
+    /// no chunk is hashed or handed on).
+    @discardableResult
+    public func fill(_ fill: (UnsafeMutableRawBufferPointer) throws -> Int,
+                     thenInBackground body: @escaping @Sendable (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
+        if let error = backgroundError.withLock({ $0 }) { throw error }
+        let index = next
+        next = 1 - next
+        free[index].wait()
+        let count: Int
+        do { count = min(try fill(buffers[index]), buffers[index].count) } catch {
+            free[index].signal()
+            throw error
+        }
+        guard count > 0 else {
+            free[index].signal()
+            return 0
+        }
+        queue.async { [self] in
+            defer { free[index].signal() }
+            guard backgroundError.withLock({ $0 == nil }) else { return }
+            let bytes = UnsafeRawBufferPointer(rebasing: buffers[index][0..<count])
+            hasher.update(bufferPointer: bytes)
+            size += count
+            do { try body(bytes) } catch { backgroundError.withLock { if $0 == nil { $0 = error } } }
+        }
+        return count
+    }
+
+    /// Waits for the work queued by ``fill(_:thenInBackground:)`` and throws its first error.
+    public func finishBackgroundWork() throws {
+        waitForQueuedWork()
+        if let error = backgroundError.withLock({ $0 }) { throw error }
+    }
+
+    /// Waits until every queued hash and work is done (before closing what the work writes to, after an error).
+    public func waitForQueuedWork() {
+        queue.sync {}
     }
 
     /// The digest (32 bytes) and the byte count of every chunk so far, once their hashes are done.

@@ -7,14 +7,14 @@ import Tables
 /// Writes one signal as EDF+ or BDF+ (docs/bids.md), streaming in flat memory.
 ///
 /// The physical range of each channel can only be chosen once every value is known (``PhysicalRange``: nothing
-/// clips, the resolution is as fine as the format allows), so frames first go to a scratch file beside the
-/// destination (``SignalScratch``, unlinked at once; filled on a thread of its own while the caller decodes the
-/// next frames). ``finish()`` then writes the header
-/// and the data records, each with its annotation bytes, into the temporary sibling (`.<name>.tmp-<pid>`) record
-/// by record, hashing them as they go (the provenance's SHA-256 without reading the file back), flushes it and
-/// renames it over the destination.
+/// clips, the resolution is as fine as the format allows), so frames first go to a scratch (``SignalScratch``: in
+/// memory up to 16 MiB, beyond in a file beside the destination, unlinked at once; filled on a thread of its own
+/// while the caller decodes the next frames). ``finish()`` then writes the header
+/// and the data records, each with its annotation bytes, into the temporary sibling (`.<name>.tmp-<pid>`) a chunk of
+/// records at a time, each chunk hashed (the provenance's SHA-256 without reading the file back) and written on a
+/// second thread while the next is made; then flushes it and renames it over the destination.
 ///
-/// The scratch file holds float64 values, or, for BDF when every channel declares a grid of a whole fraction of
+/// The scratch holds float64 values, or, for BDF when every channel declares a grid of a whole fraction of
 /// its unit (the Brainiac's 0.001 µV), each value as a 32-bit count of grid steps (``ScratchEncoding``): half the
 /// bytes, and digits by integer arithmetic. A value off the grid (an interpolated fill) is then rounded to the
 /// nearest step, which is what the 1-step resolution stores anyway.
@@ -35,9 +35,13 @@ final class EDFWriter: SignalFileWriter {
     private let queued = DispatchSemaphore(value: 2)
     private let workerError = FirstError()
 
-    init(path: String, kind: SignalFileKind) {
+    /// Bytes of values the scratch keeps in memory (``SignalScratch/defaultMemoryLimit``; tests ask for less).
+    private let scratchMemoryLimit: Int
+
+    init(path: String, kind: SignalFileKind, scratchMemoryLimit: Int = SignalScratch.defaultMemoryLimit) {
         self.path = path
         self.kind = kind
+        self.scratchMemoryLimit = scratchMemoryLimit
         temporary = FileSystem.temporarySibling(of: FilePath(path))
     }
 
@@ -50,7 +54,8 @@ final class EDFWriter: SignalFileWriter {
             throw SignalFileError.samplingRate(path: path, rate: description.samplingRate)
         }
         _ = try recordLayout(description.samplingRate)
-        scratch = try SignalScratch(beside: path, kind: kind, channels: description.channels)
+        scratch = SignalScratch(beside: path, kind: kind, channels: description.channels,
+                                memoryLimit: scratchMemoryLimit)
         self.description = description
     }
 
@@ -144,8 +149,12 @@ final class EDFWriter: SignalFileWriter {
         let hasher = BackgroundSHA256(bufferSize: max(headerBytes.count,
                                                       chunkRecords * (recordBytes + layout.bytesPerRecord) + Self.storeSlack))
         do {
-            let write = { (bytes: UnsafeRawBufferPointer) in try FileSystem.write(bytes, to: output, path: self.temporary) }
-            try hasher.fill({ $0.copyBytes(from: headerBytes); return headerBytes.count }, then: write)
+            // Hashed and written on the hasher's queue while the next chunk is made.
+            let temporary = self.temporary
+            let write: @Sendable (UnsafeRawBufferPointer) throws -> Void = { bytes in
+                try FileSystem.write(bytes, to: output, path: temporary)
+            }
+            try hasher.fill({ $0.copyBytes(from: headerBytes); return headerBytes.count }, thenInBackground: write)
             let valueBytes = encoding.bytesPerValue
             let values = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkRecords * perRecord * count * valueBytes,
                                                                 alignment: 8)
@@ -192,17 +201,20 @@ final class EDFWriter: SignalFileWriter {
                         at += annotation.count
                     }
                     return at
-                }, then: write)
+                }, thenInBackground: write)
                 record += records
             }
+            try hasher.finishBackgroundWork()
             try FileSystem.sync(output, path: temporary)
             try FileSystem.close(output, path: temporary)
             try FileSystem.rename(temporary, to: FilePath(path))
         } catch let error as FileSystemError {
+            hasher.waitForQueuedWork()
             try? output.close()
             unlink(temporary.string)
             throw SignalFileError.cannotWrite(path: path, reason: error.reason)
         } catch {
+            hasher.waitForQueuedWork()
             try? output.close()
             unlink(temporary.string)
             throw error

@@ -3,9 +3,12 @@ import Foundation
 import SystemPackage
 import Tables
 
-/// Where ``EDFWriter`` keeps a signal's values until every channel's range is known: a scratch file beside the
-/// destination, unlinked as soon as it is open (the system removes it whatever happens), written in blocks and
-/// read back a chunk of records at a time; and each channel's extremes.
+/// Where ``EDFWriter`` keeps a signal's values until every channel's range is known, and each channel's extremes.
+///
+/// The first ``defaultMemoryLimit`` bytes of values stay in memory (a 1-hour Brainiac capture's 14.4 MB of counts): no
+/// file is written or read back for them. A longer signal spills to a scratch file beside the destination,
+/// unlinked as soon as it is open (the system removes it whatever happens), written in blocks and read back a
+/// chunk of records at a time, so memory stays flat whatever the length.
 ///
 /// Values are stored as ``ScratchEncoding`` says: float64, or 32-bit counts of grid steps. Used from one thread at
 /// a time (the writer's worker while frames come, the writer once they are all in).
@@ -21,28 +24,31 @@ final class SignalScratch: @unchecked Sendable {
     private var doubles: [Double] = []
     private var counts: [Int32] = []
 
-    /// Values gathered before a write to the file (64k values, 256 or 512 KiB).
+    /// Values gathered before a write to the file, once there is one (64k values, 256 or 512 KiB).
     private static let bufferValues = 1 << 16
+    /// The bytes of values kept in memory before they spill to a file, unless a test asks for fewer (16 MiB).
+    static let defaultMemoryLimit = 16 << 20
+    let memoryLimit: Int
 
-    /// Opens the scratch file beside `path`, the destination of a file of `kind`.
-    init(beside path: String, kind: SignalFileKind, channels: [SignalChannel]) throws {
+    /// A scratch for the destination `path` of a file of `kind`; its file, if it needs one, goes beside `path`.
+    init(beside path: String, kind: SignalFileKind, channels: [SignalChannel],
+         memoryLimit: Int = SignalScratch.defaultMemoryLimit) {
         self.path = path
         self.channels = channels
+        self.memoryLimit = memoryLimit
         encoding = ScratchEncoding(kind: kind, channels: channels)
         extremes = ChannelExtremes(channels: channels.count)
-        let scratchPath = FileSystem.temporarySibling(of: FilePath(path + ".samples"))
-        do {
-            file = try FileDescriptor.open(scratchPath, .readWrite, options: [.create, .truncate, .closeOnExec],
-                                           permissions: [.ownerReadWrite])
-            unlink(scratchPath.string)
-        } catch {
-            throw SignalFileError.cannotWrite(path: path, reason: "\(error)")
-        }
+        // Room for every value kept in memory at once (pages are only taken as they are written), so that the
+        // array is never copied to grow.
+        let capacity = memoryLimit / encoding.bytesPerValue + channels.count
         switch encoding {
-        case .float64: doubles.reserveCapacity(Self.bufferValues + channels.count)
-        case .gridCounts: counts.reserveCapacity(Self.bufferValues + channels.count)
+        case .float64: doubles.reserveCapacity(capacity)
+        case .gridCounts: counts.reserveCapacity(capacity)
         }
     }
+
+    /// Values held in memory (all of them until the scratch spills to a file).
+    private var pendingBytes: Int { (doubles.count + counts.count) * encoding.bytesPerValue }
 
     deinit { close() }
 
@@ -73,10 +79,33 @@ final class SignalScratch: @unchecked Sendable {
             }
         }
         frames += frameCount
-        if doubles.count + counts.count >= Self.bufferValues { try flush() }
+        if file == nil ? pendingBytes >= memoryLimit : doubles.count + counts.count >= Self.bufferValues {
+            try spill()
+        }
     }
 
-    /// Writes the values gathered so far to the file.
+    /// Writes the values held in memory to the file, opening it first if the scratch has none yet.
+    func spill() throws {
+        if file == nil {
+            let scratchPath = FileSystem.temporarySibling(of: FilePath(path + ".samples"))
+            do {
+                file = try FileDescriptor.open(scratchPath, .readWrite, options: [.create, .truncate, .closeOnExec],
+                                               permissions: [.ownerReadWrite])
+                unlink(scratchPath.string)
+            } catch {
+                throw SignalFileError.cannotWrite(path: path, reason: "\(error)")
+            }
+        }
+        try flush()
+        // Back to blocks of the write size: what memory held is in the file now.
+        switch encoding {
+        case .float64: doubles = []; doubles.reserveCapacity(Self.bufferValues + channels.count)
+        case .gridCounts: counts = []; counts.reserveCapacity(Self.bufferValues + channels.count)
+        }
+    }
+
+    /// Once the scratch has a file: writes the values gathered so far to it (before reading back). Without one,
+    /// the values stay where they are, in memory.
     func flush() throws {
         guard let file else { return }
         do {
@@ -91,8 +120,16 @@ final class SignalScratch: @unchecked Sendable {
 
     /// Fills `buffer` with the values from frame `first` on (flushed before).
     func read(fromFrame first: Int, into buffer: UnsafeMutableRawBufferPointer) throws {
-        guard let file else { throw SignalFileError.cannotWrite(path: path, reason: "the scratch file is closed") }
         let offset = first * channels.count * encoding.bytesPerValue
+        guard let file else {
+            // Everything is in memory.
+            let copied: Bool = switch encoding {
+            case .float64: doubles.withUnsafeBytes { Self.copy($0, from: offset, into: buffer) }
+            case .gridCounts: counts.withUnsafeBytes { Self.copy($0, from: offset, into: buffer) }
+            }
+            guard copied else { throw SignalFileError.cannotWrite(path: path, reason: "the scratch ended early") }
+            return
+        }
         var done = 0
         while done < buffer.count {
             let read = try file.read(fromAbsoluteOffset: Int64(offset + done),
@@ -102,9 +139,18 @@ final class SignalScratch: @unchecked Sendable {
         }
     }
 
-    /// Closes (and so removes) the file.
+    private static func copy(_ source: UnsafeRawBufferPointer, from offset: Int,
+                             into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        guard offset >= 0, offset + buffer.count <= source.count else { return false }
+        if buffer.count > 0 { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<(offset + buffer.count)])) }
+        return true
+    }
+
+    /// Closes (and so removes) the file, and lets go of the values in memory.
     func close() {
         try? file?.close()
         file = nil
+        doubles = []
+        counts = []
     }
 }

@@ -66,8 +66,9 @@ final class CSVTableWriter: TableSink {
 
 }
 
-/// A file opened for writing, whose content is hashed (SHA-256) as it is written, on a thread of its own
-/// (``Hashing/BackgroundSHA256``: the hash of a large table's CSV is otherwise a twentieth of its writing).
+/// A file opened for writing, whose content is hashed (SHA-256) and written on a thread of its own
+/// (``Hashing/BackgroundSHA256``: the hash of a large table's CSV is otherwise a twentieth of its writing), while
+/// the caller makes the next bytes.
 final class BufferedFile {
     let path: String
     private let file: FileDescriptor
@@ -83,15 +84,19 @@ final class BufferedFile {
 
     /// A file dropped unfinished (a failed run) is closed; its temporary output is removed by ``TableOutput``.
     deinit {
-        if isOpen { try? file.close() }
+        guard isOpen else { return }
+        hasher.waitForQueuedWork()
+        try? file.close()
     }
 
     func write(_ text: String) throws(TableOutputError) {
         try write(Array(text.utf8))
     }
 
-    /// Writes `bytes` a hasher's buffer at a time: each is hashed in the background while it is written.
+    /// Writes `bytes` a hasher's buffer at a time, each hashed and written in the background. An error of an
+    /// earlier write is thrown here or by ``close()``.
     func write(_ bytes: [UInt8]) throws(TableOutputError) {
+        let (file, filePath) = (file, FilePath(path))
         do {
             try bytes.withUnsafeBytes { all in
                 var offset = 0
@@ -100,7 +105,7 @@ final class BufferedFile {
                         let count = min(buffer.count, all.count - offset)
                         buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: all[offset..<(offset + count)]))
                         return count
-                    }, then: { chunk in try FileSystem.write(chunk, to: file, path: FilePath(path)) })
+                    }, thenInBackground: { chunk in try FileSystem.write(chunk, to: file, path: filePath) })
                 }
             }
         } catch let error as FileSystemError {
@@ -113,6 +118,15 @@ final class BufferedFile {
     /// Closes the file and returns the SHA-256 of everything written, lowercase hex.
     func close() throws(TableOutputError) -> String {
         isOpen = false
+        do {
+            try hasher.finishBackgroundWork()
+        } catch let error as FileSystemError {
+            try? file.close()
+            throw .io(path: path, reason: error.reason)
+        } catch {
+            try? file.close()
+            throw .io(path: path, reason: "\(error)")
+        }
         do { try FileSystem.close(file, path: FilePath(path)) } catch { throw .io(path: path, reason: error.reason) }
         return hasher.finalize().digest.hexString
     }

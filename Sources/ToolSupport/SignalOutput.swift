@@ -87,8 +87,8 @@ enum SignalOutput {
     private static let annotationGroup = 1_000
 
     /// Hands `document` to `append` with the marker replaced by `annotations` as pretty-printed JSON, then a line
-    /// end: the same text as when the array was serialised in its place (each group serialised on its own as an
-    /// array, its elements indented to the marker's depth).
+    /// end: the same text as when the array was serialised in its place (``AnnotationsJSONText``, a group at a
+    /// time, its elements indented below the marker's line).
     private static func writeSplicing(_ annotations: [SignalAnnotation], into document: Data, path: String,
                                       append: (UnsafeRawBufferPointer) throws -> Void) throws {
         func put(_ bytes: some DataProtocol) throws {
@@ -107,26 +107,16 @@ enum SignalOutput {
         let indent = [UInt8](repeating: UInt8(ascii: " "), count: depth)
         try put(document[..<range.lowerBound])
         try put(Array("[\n".utf8))
-        // JSONEncoder's pretty, sorted output is the same text as JSONSerialization's with these options, without
-        // an object graph per annotation (and without Foundation's locale-aware key sort, a tenth of a 1-hour
-        // capture's export).
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Elements two spaces deeper than the marker, as in JSONSerialization's text of the whole document.
+        let text = AnnotationsJSONText(indent: depth + 2)
         var lines: [UInt8] = []
         for start in stride(from: 0, to: annotations.count, by: annotationGroup) {
-            let text = try encoder.encode(Array(annotations[start..<min(annotations.count, start + annotationGroup)]))
-            // "[\n" + elements at two spaces + "\n]": the elements, each line indented by the marker's depth, in one
-            // pass over the bytes.
-            guard text.count >= 4 else { continue }
             lines.removeAll(keepingCapacity: true)
             if start > 0 { lines += Array(",\n".utf8) }
-            text.withUnsafeBytes { bytes in
-                var atLineStart = true
-                for byte in bytes[2..<(bytes.count - 2)] {
-                    if atLineStart { lines += indent }
-                    lines.append(byte)
-                    atLineStart = byte == UInt8(ascii: "\n")
-                }
+            do {
+                try text.append(annotations[start..<min(annotations.count, start + annotationGroup)], to: &lines)
+            } catch {
+                throw TableOutputError.cannotCreate(path: path, reason: error.description)
             }
             try lines.withUnsafeBytes { try append($0) }
         }

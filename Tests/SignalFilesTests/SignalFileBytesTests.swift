@@ -214,6 +214,40 @@ struct SignalFileBytesTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["x.bdf"])
     }
 
+    @Test("The scratch in memory and spilled to a file give the same bytes (EDF, BDF of doubles, BDF of grid counts)",
+          arguments: [(SignalFileKind.edf, nil as Double?), (.bdf, nil), (.bdf, 0.001)])
+    func scratchSpill(kind: SignalFileKind, grid: Double?) throws {
+        // 40,000 frames of 3 channels in batches of 997: 960,000 bytes of float64 or 480,000 of counts.
+        let frames = 40_000, channels = 3
+        let values = (0..<(frames * channels)).map { index in
+            (sin(Double(index) * 0.013) * 120_000).rounded() / 1000 + Double(index % channels)
+        }
+        func bytes(scratchMemoryLimit: Int) throws -> (bytes: [UInt8], folder: [String]) {
+            let folder = TestSupport.temporaryFolder()
+            let path = folder.appendingPathComponent("x." + kind.rawValue).path
+            let writer = EDFWriter(path: path, kind: kind, scratchMemoryLimit: scratchMemoryLimit)
+            try writer.begin(SignalDescription(channels: (0..<channels).map { SignalChannel(label: "C\($0)", grid: grid) },
+                                               samplingRate: 250))
+            for start in stride(from: 0, to: frames, by: 997) {
+                let end = min(frames, start + 997)
+                try writer.append(Array(values[(start * channels)..<(end * channels)]), channelCount: channels)
+            }
+            writer.annotate(SignalAnnotation(onset: 12.5, duration: 1, description: "BAD_lost_samples"))
+            _ = try writer.finish()
+            return ([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))),
+                    try FileManager.default.contentsOfDirectory(atPath: folder.path))
+        }
+        let inMemory = try bytes(scratchMemoryLimit: SignalScratch.defaultMemoryLimit)
+        // Spilled after the first batch (a few KB), then written in blocks; and spilled at the very first batch.
+        for limit in [20_000, 0] {
+            let spilled = try bytes(scratchMemoryLimit: limit)
+            #expect(spilled.bytes == inMemory.bytes, "memory limit \(limit)")
+            #expect(spilled.folder == ["x." + kind.rawValue], "no scratch file left behind")
+        }
+        #expect(inMemory.folder == ["x." + kind.rawValue])
+        #expect(inMemory.bytes.count > frames * channels * (kind == .bdf ? 3 : 2))
+    }
+
     @Test("Many annotations in one record spread over the following records' annotation bytes")
     func annotationsSpread() {
         let notes = (0..<50).map { SignalAnnotation(onset: 0.1, description: "marker \($0)") }
