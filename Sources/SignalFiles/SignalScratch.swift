@@ -60,6 +60,9 @@ final class SignalScratch: @unchecked Sendable {
                                             sample: frames + failed.frame)
         }
         let count = frameCount * channelCount
+        // Spilled before the values that would pass the limit are added: the array never grows past what was
+        // reserved (growing would copy it, twice the memory for a moment).
+        if file == nil, pendingBytes + count * encoding.bytesPerValue > memoryLimit { try spill() }
         switch encoding {
         case .float64:
             doubles.append(contentsOf: values.prefix(count))
@@ -79,9 +82,7 @@ final class SignalScratch: @unchecked Sendable {
             }
         }
         frames += frameCount
-        if file == nil ? pendingBytes >= memoryLimit : doubles.count + counts.count >= Self.bufferValues {
-            try spill()
-        }
+        if file != nil, doubles.count + counts.count >= Self.bufferValues { try flush() }
     }
 
     /// Writes the values held in memory to the file, opening it first if the scratch has none yet.
