@@ -57,7 +57,7 @@ max_len() {
 
 # -timeout: an execution takes milliseconds. FuzzMYNDHDF5 meets libhdf5's endless loops every few thousand
 # executions and each costs its fork-mode run the whole timeout, so 2 s there; triage.sh replays what timed out
-# with 10 s, so a slow input is not taken for a hang.
+# with 5 s, so a slow input is not taken for a hang.
 timeout_seconds() {
     case $1 in
         FuzzMYNDHDF5) echo 2 ;;

@@ -18,7 +18,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 # out-of-memory found by the RSS check has no stack, and which code grew would otherwise be unknown.
 ASAN_OPTIONS+=:${HDF5_ASAN_OPTIONS:-max_allocation_size_mb=256}
 for input in "$@"; do
-    report=$("$binary" -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 "$input" 2>&1)
+    report=$("$binary" -timeout=5 -rss_limit_mb=2048 -detect_leaks=0 "$input" 2>&1)
     # "SUMMARY: AddressSanitizer: SEGV (…)", "SUMMARY: libFuzzer: timeout", "… out-of-memory (malloc(…))".
     kind=$(grep -o -m1 -E 'SUMMARY: [A-Za-z]+: [^ ]+' <<<"$report" | sed -E 's/SUMMARY: [A-Za-z]+: //')
     grep -q 'Fatal error' <<<"$report" && kind="Fatal error"
