@@ -73,10 +73,12 @@ final class BrainVisionWriter: SignalFileWriter {
                     for index in 0..<piece { floats[index] = Float(values[done + index]) }
                     done += piece
                     return piece * MemoryLayout<Float>.size
-                }, then: { _ = try data.writeAll($0) })
+                }, then: { try FileSystem.write($0, to: data, path: temporaries[0]) })
             }
+        } catch let error as FileSystemError {
+            throw SignalFileError.fileSystem(error, path: dataPath.string)
         } catch {
-            throw SignalFileError.cannotWrite(path: dataPath.string, reason: "\(error)")
+            throw SignalFileError.writeFailed(path: dataPath.string, reason: "\(error)")
         }
         frames += frameCount
     }
@@ -103,7 +105,7 @@ final class BrainVisionWriter: SignalFileWriter {
             try FileSystem.rename(temporaries[1], to: markerPath)
             try FileSystem.rename(temporaries[2], to: FilePath(path))
         } catch {
-            throw SignalFileError.cannotWrite(path: error.path.string, reason: error.reason)
+            throw SignalFileError.fileSystem(error, path: error.path.string)
         }
         let channels = description.channels.enumerated().map { index, channel in
             SignalFileSummary.Channel(label: channel.label, type: channel.type, unit: channel.unit, resolution: nil,

@@ -212,7 +212,7 @@ final class EDFWriter: SignalFileWriter {
             hasher.waitForQueuedWork()
             try? output.close()
             unlink(temporary.string)
-            throw SignalFileError.cannotWrite(path: path, reason: error.reason)
+            throw SignalFileError.fileSystem(error, path: path)
         } catch {
             hasher.waitForQueuedWork()
             try? output.close()

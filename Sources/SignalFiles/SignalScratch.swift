@@ -113,7 +113,7 @@ final class SignalScratch: @unchecked Sendable {
             if !doubles.isEmpty { _ = try doubles.withUnsafeBytes { try file.writeAll($0) } }
             if !counts.isEmpty { _ = try counts.withUnsafeBytes { try file.writeAll($0) } }
         } catch {
-            throw SignalFileError.cannotWrite(path: path, reason: "\(error)")
+            throw SignalFileError.writeFailed(path: path, reason: "\(error)")
         }
         doubles.removeAll(keepingCapacity: true)
         counts.removeAll(keepingCapacity: true)
@@ -128,14 +128,19 @@ final class SignalScratch: @unchecked Sendable {
             case .float64: doubles.withUnsafeBytes { Self.copy($0, from: offset, into: buffer) }
             case .gridCounts: counts.withUnsafeBytes { Self.copy($0, from: offset, into: buffer) }
             }
-            guard copied else { throw SignalFileError.cannotWrite(path: path, reason: "the scratch ended early") }
+            guard copied else { throw SignalFileError.writeFailed(path: path, reason: "the scratch ended early") }
             return
         }
         var done = 0
         while done < buffer.count {
-            let read = try file.read(fromAbsoluteOffset: Int64(offset + done),
+            let read: Int
+            do {
+                read = try file.read(fromAbsoluteOffset: Int64(offset + done),
                                      into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]))
-            guard read > 0 else { throw SignalFileError.cannotWrite(path: path, reason: "the scratch file ended early") }
+            } catch {
+                throw SignalFileError.writeFailed(path: path, reason: "reading the scratch file back: \(error)")
+            }
+            guard read > 0 else { throw SignalFileError.writeFailed(path: path, reason: "the scratch file ended early") }
             done += read
         }
     }

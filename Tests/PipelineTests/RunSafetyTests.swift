@@ -270,6 +270,33 @@ struct RunSafetyTests {
         #expect(try TestSupport.sha256s(under: disk) == before)
     }
 
+    @Test("A signal file (BDF, EDF, BrainVision) on a full disk or over the size limit: exit 74, one line naming -o, nothing left",
+          arguments: ["x.bdf", "x.edf", "x.vhdr"], [true, false])
+    func signalFileWriteFails(_ name: String, tmpfs: Bool) throws {
+        // The file's chunks are written on a second thread (BackgroundSHA256): its error must still end the run.
+        let long = try RunSafetyTests.longCapture.get()
+        let folder = TestSupport.temporaryFolder()
+        if tmpfs {
+            guard RunSafetyTests.isRoot else { return }  // mounting a tmpfs needs root; the size limit runs anyway
+            let mount = try TestSupport.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", folder.path])
+            try #require(mount.status == 0, "cannot mount a tmpfs: \(mount.stderr)")
+        }
+        defer { if tmpfs { _ = try? TestSupport.run("/bin/umount", [folder.path]) } }
+        try Data("my notes\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        let before = try TestSupport.sha256s(under: folder)
+        let out = folder.appendingPathComponent(name).path
+        let result = tmpfs
+            ? try TestSupport.run(TestSupport.executable("bt-decode"), [long, "-o", out, "--no-analysis"])
+            : try TestSupport.run("/bin/sh", ["-c", "trap '' XFSZ; ulimit -f 2048; exec \"$0\" \"$@\"",
+                                              TestSupport.executable("bt-decode"), long, "-o", out, "--no-analysis"])
+        #expect(result.status == 74, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && result.stderr.hasPrefix("bt-decode: error: "), "\(result.stderr)")
+        #expect(result.stderr.contains(tmpfs ? "No space left on device" : "File too large"), "\(result.stderr)")
+        #expect(!result.stderr.contains(".tmp-"), "\(result.stderr)")
+        #expect(try TestSupport.sha256s(under: folder) == before)
+    }
+
     @Test("A read-only folder: exit 73, '<-o>: cannot create output: Permission denied', never the temporary's name (as root, run as nobody)",
           arguments: toolInputs, Kind.allCases)
     func readOnlyFolder(_ c: ToolInput, _ kind: Kind) throws {
