@@ -6,6 +6,29 @@ import TestSupport
 
 @Suite("SDK FFT frames (spec §3, §6.3)")
 struct FrameTests {
+    @Test("A run of one segment ends where the next segment starts, found by halving as by looking at each sample")
+    func segmentRunEnds() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            // Segments never go back: each sample's is its predecessor's or larger.
+            var segment = 0
+            let samples = (0..<Int.random(in: 1...60, using: &generator)).map { n -> BrainiacSample in
+                if Int.random(in: 0..<8, using: &generator) == 0 { segment += Int.random(in: 1...2, using: &generator) }
+                return BrainiacSample(segment: segment, sampleIndex: n, counter: n, orderNumber: 0, byte2: 0, byte11: 0,
+                                      nanovolts: .zero)
+            }
+            samples.withUnsafeBufferPointer { buffer in
+                for start in buffer.indices {
+                    for limit in (start + 1)...buffer.count {
+                        var expected = start + 1
+                        while expected < limit && buffer[expected].segment == buffer[start].segment { expected += 1 }
+                        #expect(BrainiacAnalysis.segmentEnd(buffer, from: start, limit: limit) == expected)
+                    }
+                }
+            }
+        }
+    }
+
     /// One row of spec §6.3: signal, dominant bins, band means (7 significant digits), clear.
     struct Vector: Sendable, CustomStringConvertible {
         var name: String

@@ -89,12 +89,25 @@ public final class BrainiacAnalysis {
             let counter = engine.counter
             var room = min(FrameEngine.windowLength - counter % FrameEngine.windowLength, windowLength - windowFill)
             if let end = baseline?.endCounter, counter < end { room = min(room, end - counter) }
-            var runEnd = index + 1
-            let limit = min(samples.count, index + room)
-            while runEnd < limit && samples[runEnd].segment == segment { runEnd += 1 }
+            let runEnd = Self.segmentEnd(samples, from: index, limit: min(samples.count, index + room))
             process(UnsafeBufferPointer(rebasing: samples[index..<runEnd]))
             index = runEnd
         }
+    }
+
+    /// The end of the run of samples of `samples[start]`'s segment within `start..<limit`. Segments never go back,
+    /// so the run reaches `limit` when the sample before it is still of that segment (the usual case, one look);
+    /// else the end is found by halving.
+    static func segmentEnd(_ samples: UnsafeBufferPointer<BrainiacSample>, from start: Int, limit: Int) -> Int {
+        let segment = samples[start].segment
+        if samples[limit - 1].segment == segment { return limit }
+        // The first sample of a later segment lies in low...high (samples[high] is one).
+        var (low, high) = (start + 1, limit - 1)
+        while low < high {
+            let middle = low + (high - low) / 2
+            if samples[middle].segment == segment { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// One run (see above): band power, frame window, then the events at its end.
