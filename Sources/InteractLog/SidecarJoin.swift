@@ -1,3 +1,4 @@
+import Tables
 import Foundation
 
 /// Per-stroke Apple Pencil values from the sidecar (spec §4.1); `nil` where the JSON has none or a non-finite one.
@@ -31,7 +32,7 @@ public struct SidecarJoin: Sendable {
 
     init(json: Data, log: ParsedLog, strokes: Strokes, anomalies: inout AnomalyRecorder) {
         status = "mismatch"
-        guard let root = try? JSONDecoder().decode(JSONValue.self, from: json), let actions = root["actions"]?.array else {
+        guard let root = try? JSONDecoder().decode(JSON.self, from: json), let actions = root["actions"]?.array else {
             anomalies.add(.sidecarMismatch, "InteractLog.json beside the log is not a JSON object with an 'actions' array; no pencil columns")
             return
         }
@@ -80,7 +81,7 @@ public struct SidecarJoin: Sendable {
     }
 
     /// What the action should have been, or `nil` when it is of the event's kind.
-    static func mismatch(_ event: LogEvent, action: JSONValue) -> String? {
+    static func mismatch(_ event: LogEvent, action: JSON) -> String? {
         switch event.kind {
         case .drawingEnabled:
             return action["drawingEnabled"] != nil ? nil : "a drawingEnabled action"
@@ -101,13 +102,13 @@ public struct SidecarJoin: Sendable {
     }
 
     /// A timestamp problem, or `nil` when the JSON timestamp prints as the log's (|Δ| < 0.001 ms).
-    static func timeMismatch(_ event: LogEvent, entry: JSONValue) -> String? {
+    static func timeMismatch(_ event: LogEvent, entry: JSON) -> String? {
         guard let json = entry["timestamp"]?.number, let logged = Double(event.timestampText),
               abs(json - logged) < 0.001 else { return "timestamp \(event.timestampText)" }
         return nil
     }
 
-    static func sample(_ entry: JSONValue, key: String, inner: String) -> JSONValue? {
+    static func sample(_ entry: JSON, key: String, inner: String) -> JSON? {
         entry["action"]?[key]?[inner]
     }
 }

@@ -50,7 +50,7 @@ final class CSVTableWriter: TableSink {
             outputs.append(OutputFileRecord(file: entry.name, sha256: try file.close()))
         }
         open.removeAll()
-        let codebook: [String: Any] = layout.codebookIsPackage
+        let codebook: JSON = layout.codebookIsPackage
             ? FrictionlessSchema.dataPackage(name: provenance.tool + "-output",
                                              tables: order.map { ($0.table, $0.name, $0.fields) })
             : FrictionlessSchema.tableSchema(order.first?.fields ?? [])

@@ -3,6 +3,7 @@ import Foundation
 import Hashing
 import HDF5
 import SystemPackage
+import Tables
 
 /// Tells an earlier output of a BrainBatch tool, which a run may replace, from everything else, which a run never
 /// removes or overwrites (conventions §2). An output is recognised by its provenance, never by its name:
@@ -247,14 +248,15 @@ public enum PreviousOutput {
     /// The `outputs` of a provenance file (name → SHA-256), or `nil` when it is missing or not a BrainBatch
     /// provenance that lists its files.
     static func recordedOutputs(provenance path: String, under key: String? = nil) -> [String: String]? {
+        // Anything that is not such a provenance (not JSON, another program's file) is none: nil, not an error.
         guard kind(of: path) == .file, let data = FileManager.default.contents(atPath: path),
-              let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let object = key.map({ document[$0] as? [String: Any] }) ?? document,
-              let tool = object["tool"] as? String, tools.contains(tool),
-              let outputs = object["outputs"] as? [[String: Any]] else { return nil }
+              let document = try? JSONDecoder().decode(JSON.self, from: data),
+              let object = key.map({ document[$0] }) ?? document,
+              let tool = object["tool"]?.string, tools.contains(tool),
+              let outputs = object["outputs"]?.array else { return nil }
         var recorded: [String: String] = [:]
         for output in outputs {
-            guard let file = output["file"] as? String, let sha = output["sha256"] as? String else { return nil }
+            guard let file = output["file"]?.string, let sha = output["sha256"]?.string else { return nil }
             recorded[file] = sha
         }
         return recorded

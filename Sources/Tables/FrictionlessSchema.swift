@@ -21,35 +21,32 @@ package enum FrictionlessSchema {
     }
 
     /// A Table Schema object for one table.
-    package static func tableSchema(_ fields: [Field]) -> [String: Any] {
-        ["missingValues": [CellFormatting.missing], "fields": fields.map(field)]
+    package static func tableSchema(_ fields: [Field]) -> JSON {
+        ["missingValues": [.string(CellFormatting.missing)], "fields": .array(fields.map(field))]
     }
 
     /// A Data Package describing the tables of a folder, in the order they were written.
-    package static func dataPackage(name: String, tables: [(name: String, file: String, fields: [Field])]) -> [String: Any] {
+    package static func dataPackage(name: String, tables: [(name: String, file: String, fields: [Field])]) -> JSON {
         [
             "profile": "tabular-data-package",
-            "name": packageName(name),
-            "resources": tables.map { table -> [String: Any] in
+            "name": .string(packageName(name)),
+            "resources": .array(tables.map { table -> JSON in
                 [
-                    "name": packageName(table.name), "path": table.file, "profile": "tabular-data-resource",
+                    "name": .string(packageName(table.name)), "path": .string(table.file), "profile": "tabular-data-resource",
                     "format": "csv", "mediatype": "text/csv", "encoding": "utf-8",
                     "schema": tableSchema(table.fields),
                 ]
-            },
+            }),
         ]
     }
 
-    /// Deterministic pretty JSON (sorted keys).
-    package static func json(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object,
-                                                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
-            ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+    /// Deterministic pretty JSON (``JSONText``: sorted keys), with a line end.
+    package static func json(_ value: JSON) -> String {
+        String(decoding: JSONText.document(value), as: UTF8.self)
     }
 
-    private static func field(_ field: Field) -> [String: Any] {
-        var object: [String: Any] = ["name": field.name]
+    private static func field(_ field: Field) -> JSON {
+        var object: [String: JSON] = ["name": .string(field.name)]
         switch field.kind {
         case .int32, .int64: object["type"] = "integer"
         case .float64, .float32:
@@ -57,8 +54,8 @@ package enum FrictionlessSchema {
             object["bareNumber"] = true
         case .bool:
             object["type"] = "boolean"
-            object["trueValues"] = [CellFormatting.true]
-            object["falseValues"] = [CellFormatting.false]
+            object["trueValues"] = [.string(CellFormatting.true)]
+            object["falseValues"] = [.string(CellFormatting.false)]
         case .string: object["type"] = "string"
         case .timestamp:
             object["type"] = "datetime"
@@ -67,12 +64,12 @@ package enum FrictionlessSchema {
             object["type"] = "datetime"
             object["description"] = "wall-clock time of unknown zone, ISO 8601 without offset"
         }
-        if !field.unit.isEmpty { object["unit"] = field.unit }
+        if !field.unit.isEmpty { object["unit"] = .string(field.unit) }
         if let description = field.description {
-            if let kindNote = object["description"] as? String { object["description"] = description + " (" + kindNote + ")" }
-            else { object["description"] = description }
+            if let kindNote = object["description"]?.string { object["description"] = .string(description + " (" + kindNote + ")") }
+            else { object["description"] = .string(description) }
         }
-        return object
+        return .object(object)
     }
 
     /// Data Package names are lowercase letters, digits, `-`, `_` and `.`.

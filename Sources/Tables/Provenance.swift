@@ -62,24 +62,21 @@ public struct Provenance: Codable, Sendable, Equatable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// The whole record as pretty JSON, with the parameters as a nested object.
+    /// The whole record as pretty JSON (``JSONText``), with the parameters as a nested object.
     public func jsonDocument() -> Data {
-        let data = (try? JSONSerialization.data(withJSONObject: jsonObject(),
-                                                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
-            ?? Data("{}".utf8)
-        return data + Data("\n".utf8)
+        Data(JSONText.document(.object(jsonObject())))
     }
 
-    /// The record as the object ``jsonDocument()`` serialises, for a document that adds to it.
-    public func jsonObject() -> [String: Any] {
-        var object: [String: Any] = [
-            "tool": tool, "version": version, "command_line": commandLine,
-            "inputs": inputs.map { ["path": $0.path, "size": $0.size, "sha256": $0.sha256] as [String: Any] },
+    /// The record as the object ``jsonDocument()`` writes, for a document that adds to it.
+    public func jsonObject() -> [String: JSON] {
+        var object: [String: JSON] = [
+            "tool": .string(tool), "version": .string(version), "command_line": .string(commandLine),
+            "inputs": .array(inputs.map { ["path": .string($0.path), "size": JSON($0.size), "sha256": .string($0.sha256)] }),
         ]
         if !outputs.isEmpty {
-            object["outputs"] = outputs.map { ["file": $0.file, "sha256": $0.sha256] }
+            object["outputs"] = .array(outputs.map { ["file": .string($0.file), "sha256": .string($0.sha256)] })
         }
-        object["parameters"] = (try? JSONSerialization.jsonObject(with: Data(parametersJSON.utf8))) ?? [:]
+        object["parameters"] = (try? JSONDecoder().decode(JSON.self, from: Data(parametersJSON.utf8))) ?? [:]
         return object
     }
 

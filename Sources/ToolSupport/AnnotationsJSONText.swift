@@ -3,10 +3,10 @@ import Tables
 /// The elements of a signal sidecar's `annotations` array as pretty-printed JSON, written straight into bytes.
 ///
 /// The text is the one `JSONEncoder` gives with `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]` (keys in
-/// order `description`, `duration`, `onset`; `" : "` between key and value; numbers as Swift spells a `Double`,
-/// without a trailing `.0`; `"`, `\`, and control characters escaped, everything else as UTF-8), which a test
-/// checks value by value. Made by hand because the encoder took a tenth of a 1-hour capture's export for its
-/// thousand annotations.
+/// order `description`, `duration`, `onset`; numbers and strings spelled by ``Tables/JSONText``), which a test
+/// checks value by value. Written straight into bytes, a group at a time, because the encoder took a tenth of a
+/// 1-hour capture's export for its thousand annotations, and a ``Tables/JSON`` per annotation would hold a
+/// faulty 10-hour capture's 40 MB of annotations twice.
 struct AnnotationsJSONText {
     /// Spaces before each element's braces (its keys get two more).
     var indent: Int
@@ -34,15 +34,15 @@ struct AnnotationsJSONText {
             bytes += [UInt8(ascii: "{"), UInt8(ascii: "\n")]
             bytes += inner
             bytes += Self.descriptionKey
-            Self.appendString(annotation.description, to: &bytes)
+            JSONText.appendString(annotation.description, to: &bytes)
             bytes += [UInt8(ascii: ","), UInt8(ascii: "\n")]
             bytes += inner
             bytes += Self.durationKey
-            Self.appendNumber(annotation.duration, to: &bytes)
+            JSONText.appendNumber(annotation.duration, to: &bytes)
             bytes += [UInt8(ascii: ","), UInt8(ascii: "\n")]
             bytes += inner
             bytes += Self.onsetKey
-            Self.appendNumber(annotation.onset, to: &bytes)
+            JSONText.appendNumber(annotation.onset, to: &bytes)
             bytes += [UInt8(ascii: "\n")]
             bytes += outer
             bytes += [UInt8(ascii: "}")]
@@ -52,34 +52,4 @@ struct AnnotationsJSONText {
     private static let descriptionKey = Array("\"description\" : ".utf8)
     private static let durationKey = Array("\"duration\" : ".utf8)
     private static let onsetKey = Array("\"onset\" : ".utf8)
-
-    /// A finite number as Swift spells it (shortest round-trip digits), an integral one without `.0`.
-    static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        bytes += text.utf8
-    }
-
-    /// A string in quotes: `"` and `\` escaped with a backslash, the control characters U+0000–U+001F as `\b`,
-    /// `\t`, `\n`, `\f`, `\r` or `\u00xx`; every other character as its UTF-8.
-    static func appendString(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x08: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0C: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes += Array("\\u00".utf8)
-                bytes += [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
 }

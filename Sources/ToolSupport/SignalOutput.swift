@@ -57,17 +57,16 @@ enum SignalOutput {
         // in the place of a marker: as one object graph they took over a gigabyte for a 10-hour faulty capture.
         let annotations = signal.annotations
         signal.annotations = []
-        let encoder = JSONEncoder()
-        guard var signalObject = try JSONSerialization.jsonObject(with: encoder.encode(signal)) as? [String: Any] else {
+        guard case .object(var signalObject) = try JSONDecoder().decode(JSON.self, from: JSONEncoder().encode(signal)) else {
             throw TableOutputError.cannotCreate(path: sidecar(of: path), reason: "signal summary is not a JSON object")
         }
-        if !annotations.isEmpty { signalObject["annotations"] = annotationsMarker }
-        object["signal"] = signalObject
+        if !annotations.isEmpty { signalObject["annotations"] = .string(annotationsMarker) }
+        object["signal"] = .object(signalObject)
         // The input's anomalies by code (the table tools list each; a signal file has no table for them).
         var counts: [String: Int] = [:]
         try anomalies.forEach { counts[$0.code, default: 0] += 1 }
-        object["anomalies"] = counts
-        let document = try JSONSerialization.data(withJSONObject: object, options: jsonOptions)
+        object["anomalies"] = .object(counts.mapValues { JSON($0) })
+        let document = Data(JSONText.document(.object(object)).dropLast())
         // Written piece by piece: the annotations of a faulty 10-hour capture are 40 MB of text, held twice when the
         // document was made whole first.
         let sidecarPath = sidecar(of: path)
@@ -80,7 +79,6 @@ enum SignalOutput {
         }
     }
 
-    private static let jsonOptions: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     /// Stands for the annotations array in the serialised sidecar until ``writeSplicing(_:into:path:append:)``.
     private static let annotationsMarker = "brainbatch-annotations-marker"
     /// Annotations serialised at once.
@@ -107,7 +105,7 @@ enum SignalOutput {
         let indent = [UInt8](repeating: UInt8(ascii: " "), count: depth)
         try put(document[..<range.lowerBound])
         try put(Array("[\n".utf8))
-        // Elements two spaces deeper than the marker, as in JSONSerialization's text of the whole document.
+        // Elements two spaces deeper than the marker's line, as JSONText indents an array's elements.
         let text = AnnotationsJSONText(indent: depth + 2)
         var lines: [UInt8] = []
         for start in stride(from: 0, to: annotations.count, by: annotationGroup) {

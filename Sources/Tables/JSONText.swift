@@ -1,0 +1,90 @@
+/// JSON text as BrainBatch writes it: pretty-printed, keys sorted, the same spelling as `JSONEncoder` with
+/// `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]` (which tests hold it to):
+///
+/// - two spaces per level, `" : "` between a key and its value, an empty array or object as its brackets around
+///   a blank line;
+/// - keys in the order of their Unicode code points;
+/// - numbers as Swift spells a `Double` (the shortest digits that read back to it), an integral one without
+///   `.0`; one that is not finite, which JSON cannot hold, as `null`;
+/// - strings with `"` and `\` escaped, the control characters U+0000–U+001F as `\b`, `\t`, `\n`, `\f`, `\r` or
+///   `\u00xx`, everything else as its UTF-8.
+///
+/// Written by hand, without `JSONSerialization`: its `Any` values cost a dynamic cast each (a millisecond of
+/// every run's start went to looking up conformances), and the spelling is now one piece of code for every file.
+public enum JSONText {
+    /// The document for `value`, with a line end after it.
+    public static func document(_ value: JSON) -> [UInt8] {
+        var bytes: [UInt8] = []
+        append(value, indent: 0, to: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    /// Appends `value` as it stands at nesting depth `indent` (spaces): its first line is not indented (it
+    /// follows a key or the indentation of an array element), its closing bracket is.
+    public static func append(_ value: JSON, indent: Int, to bytes: inout [UInt8]) {
+        switch value {
+        case .null: bytes += Array("null".utf8)
+        case .bool(let flag): bytes += Array((flag ? "true" : "false").utf8)
+        case .number(let number):
+            if number.isFinite { appendNumber(number, to: &bytes) } else { bytes += Array("null".utf8) }
+        case .string(let text): appendString(text, to: &bytes)
+        case .array(let elements):
+            bytes += [UInt8(ascii: "["), UInt8(ascii: "\n")]
+            for (index, element) in elements.enumerated() {
+                if index > 0 { bytes += [UInt8(ascii: ","), UInt8(ascii: "\n")] }
+                appendSpaces(indent + 2, to: &bytes)
+                append(element, indent: indent + 2, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "\n"))
+            appendSpaces(indent, to: &bytes)
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            bytes += [UInt8(ascii: "{"), UInt8(ascii: "\n")]
+            for (index, key) in members.keys.sorted(by: { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }).enumerated() {
+                if index > 0 { bytes += [UInt8(ascii: ","), UInt8(ascii: "\n")] }
+                appendSpaces(indent + 2, to: &bytes)
+                appendString(key, to: &bytes)
+                bytes += Array(" : ".utf8)
+                append(members[key]!, indent: indent + 2, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "\n"))
+            appendSpaces(indent, to: &bytes)
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    static func appendSpaces(_ count: Int, to bytes: inout [UInt8]) {
+        bytes += repeatElement(UInt8(ascii: " "), count: count)
+    }
+
+    /// A finite number as Swift spells it (shortest round-trip digits), an integral one without `.0`.
+    public static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes += text.utf8
+    }
+
+    /// A string in quotes, escaped as the type's documentation says.
+    public static func appendString(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x08: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
+            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0C: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
+            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0..<0x20:
+                bytes += Array("\\u00".utf8)
+                bytes += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+}
