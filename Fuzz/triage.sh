@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sorts inputs on which a fuzz target crashed, timed out or ran out of memory by where it happened: runs the target
-# on each again and reads the stack it prints. The first frame that is not the C or C++ library, the Swift runtime
+# on each again and reads the stack it prints. The first frame that is not the C or C++ library (named by its
+# library, or by glibc's source path, as in `__memcpy_avx512_unaligned_erms string/../sysdeps/…`), the Swift runtime
 # or the sanitizer and fuzzer runtime decides: in libhdf5 it is libhdf5's own fault ("hdf5", a corrupt file that
 # the tool's child process isolates); anywhere else it is ours ("ours", a finding). One line per input:
 #
@@ -25,7 +26,7 @@ for input in "$@"; do
     # Stack frames: "#3 0x55d0 in H5F__accum_read (/lib/x86_64-linux-gnu/libhdf5_serial.so.103+0x1234)", or
     # without a name: "#1 0x7f12 (/lib/x86_64-linux-gnu/libhdf5_serial.so.103+0x1233e4)".
     frame=$(grep -E '^ *#[0-9]+ 0x[0-9a-f]+ ' <<<"$report" \
-            | grep -v -E 'libc\.so|libc\+\+|libstdc\+\+|libgcc|libswiftCore|libclang_rt|asan|sanitizer|fuzzer::|__interceptor|__libc_|abort|raise|malloc_printerr|_int_free|_int_malloc|libpthread|/nptl/|__GI_' \
+            | grep -v -E 'libc\.so|libc\+\+|libstdc\+\+|libgcc|libswiftCore|libclang_rt|asan|sanitizer|fuzzer::|__interceptor|__libc_|abort|raise|malloc_printerr|_int_free|_int_malloc|libpthread|/nptl/|__GI_|sysdeps/| in __(mem|str|wmem)[a-z0-9_]* ' \
             | head -1)
     function=$(sed -E 's/^ *#[0-9]+ 0x[0-9a-f]+ +(in )?([^ ]+).*/\2/' <<<"$frame")
     if grep -q -E 'libhdf5|^ *#[0-9]+ 0x[0-9a-f]+ in H5' <<<"$frame"; then
