@@ -39,18 +39,7 @@ public final class BackgroundSHA256: @unchecked Sendable {
     @discardableResult
     public func fill(_ fill: (UnsafeMutableRawBufferPointer) throws -> Int,
                      then body: (UnsafeRawBufferPointer) throws -> Void) rethrows -> Int {
-        let index = next
-        next = 1 - next
-        free[index].wait()
-        let count: Int
-        do { count = min(try fill(buffers[index]), buffers[index].count) } catch {
-            free[index].signal()
-            throw error
-        }
-        guard count > 0 else {
-            free[index].signal()
-            return 0
-        }
+        guard let (index, count) = try take(fill) else { return 0 }
         queue.async { [self] in
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffers[index][0..<count]))
             size += count
@@ -67,6 +56,21 @@ public final class BackgroundSHA256: @unchecked Sendable {
     public func fill(_ fill: (UnsafeMutableRawBufferPointer) throws -> Int,
                      thenInBackground body: @escaping @Sendable (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
         if let error = backgroundError.withLock({ $0 }) { throw error }
+        guard let (index, count) = try take(fill) else { return 0 }
+        queue.async { [self] in
+            defer { free[index].signal() }
+            guard backgroundError.withLock({ $0 == nil }) else { return }
+            let bytes = UnsafeRawBufferPointer(rebasing: buffers[index][0..<count])
+            hasher.update(bufferPointer: bytes)
+            size += count
+            do { try body(bytes) } catch { backgroundError.withLock { if $0 == nil { $0 = error } } }
+        }
+        return count
+    }
+
+    /// Waits until the next buffer is free and lets `fill` write into it: the buffer's index and the count, with the
+    /// buffer still taken (the queued hash frees it), or `nil` when nothing was written (the buffer freed again).
+    private func take(_ fill: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows -> (index: Int, count: Int)? {
         let index = next
         next = 1 - next
         free[index].wait()
@@ -77,17 +81,9 @@ public final class BackgroundSHA256: @unchecked Sendable {
         }
         guard count > 0 else {
             free[index].signal()
-            return 0
+            return nil
         }
-        queue.async { [self] in
-            defer { free[index].signal() }
-            guard backgroundError.withLock({ $0 == nil }) else { return }
-            let bytes = UnsafeRawBufferPointer(rebasing: buffers[index][0..<count])
-            hasher.update(bufferPointer: bytes)
-            size += count
-            do { try body(bytes) } catch { backgroundError.withLock { if $0 == nil { $0 = error } } }
-        }
-        return count
+        return (index, count)
     }
 
     /// Waits for the work queued by ``fill(_:thenInBackground:)`` and throws its first error.
