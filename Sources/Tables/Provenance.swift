@@ -76,7 +76,7 @@ public struct Provenance: Codable, Sendable, Equatable {
         if !outputs.isEmpty {
             object["outputs"] = .array(outputs.map { ["file": .string($0.file), "sha256": .string($0.sha256)] })
         }
-        object["parameters"] = (try? JSONDecoder().decode(JSON.self, from: Data(parametersJSON.utf8))) ?? [:]
+        object["parameters"] = (try? JSONDecoder().decode(JSON.self, from: Data(parametersJSON.utf8))) ?? .object([:])
         return object
     }
 
