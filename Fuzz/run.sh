@@ -143,12 +143,15 @@ for target in "${targets[@]}"; do
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
         findings="hung (stopped by the watchdog after $((seconds + 120)) s)"
     fi
+    # The latest run's log is logs/<target>.log; a run with findings keeps its own as well, so that a later run
+    # (a campaign beside `make test`) cannot overwrite the evidence.
+    if [ "$findings" != 0 ]; then cp "$log" "logs/$target.findings.$(date -u +%Y%m%dT%H%M%S).log"; fi
     mv -f "$log" "logs/$target.log"
     log=logs/$target.log
     printf '%-18s %8s %12s %10s %8s %10s  %s\n' "$target" "$seconds" "${execs:-?}" "${rate:-?}" "$corpus" "${rss:-?}MB" "$findings"
     if [ "$findings" != 0 ]; then
         status=1
-        echo "run.sh: $target: see $PWD/$log and $PWD/artifacts/$target/" >&2
+        echo "run.sh: $target: see $PWD/logs/$target.findings.*.log and $PWD/artifacts/$target/" >&2
     fi
 done
 # FuzzMYNDHDF5 writes each input into a folder of its process; a child that libhdf5 crashed could not remove its own
