@@ -40,18 +40,26 @@ public enum JSONText {
             appendSpaces(indent, to: &bytes)
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
-            bytes += [UInt8(ascii: "{"), UInt8(ascii: "\n")]
-            for (index, key) in members.keys.sorted(by: { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }).enumerated() {
-                if index > 0 { bytes += [UInt8(ascii: ","), UInt8(ascii: "\n")] }
-                appendSpaces(indent + 2, to: &bytes)
-                appendString(key, to: &bytes)
-                bytes += Array(" : ".utf8)
-                append(members[key]!, indent: indent + 2, to: &bytes)
-            }
-            bytes.append(UInt8(ascii: "\n"))
-            appendSpaces(indent, to: &bytes)
-            bytes.append(UInt8(ascii: "}"))
+            let sorted = members.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }
+            appendObject(sorted, indent: indent, to: &bytes)
         }
+    }
+
+    /// Appends an object of `members` in the order given (``append(_:indent:to:)`` passes them sorted; a caller
+    /// that knows its keys passes them in order and saves the dictionary), spelled as ``append(_:indent:to:)``.
+    public static func appendObject(_ members: some Collection<(key: String, value: JSON)>, indent: Int,
+                                    to bytes: inout [UInt8]) {
+        bytes += [UInt8(ascii: "{"), UInt8(ascii: "\n")]
+        for (index, member) in members.enumerated() {
+            if index > 0 { bytes += [UInt8(ascii: ","), UInt8(ascii: "\n")] }
+            appendSpaces(indent + 2, to: &bytes)
+            appendString(member.key, to: &bytes)
+            bytes += Array(" : ".utf8)
+            append(member.value, indent: indent + 2, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "\n"))
+        appendSpaces(indent, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
     }
 
     static func appendSpaces(_ count: Int, to bytes: inout [UInt8]) {
@@ -59,14 +67,14 @@ public enum JSONText {
     }
 
     /// A finite number as Swift spells it (shortest round-trip digits), an integral one without `.0`.
-    public static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
+    static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         bytes += text.utf8
     }
 
     /// A string in quotes, escaped as the type's documentation says.
-    public static func appendString(_ text: String, to bytes: inout [UInt8]) {
+    static func appendString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {

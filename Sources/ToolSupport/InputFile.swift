@@ -56,8 +56,8 @@ public enum InputFile {
     }
 
     /// Reads an open file from where it stands to its end. A regular file is read straight into the bytes
-    /// returned (its size known, no second buffer: a 100 MB input took 16 MiB more for one); whatever follows
-    /// (a file that grew, a pipe) in 64 KiB pieces.
+    /// returned (its size known: no second buffer of up to 16 MiB, no copy); whatever follows (a file that grew,
+    /// a pipe) in 64 KiB pieces.
     static func readAll(_ file: FileDescriptor, path: String) throws(ToolError) -> Data {
         var info = stat()
         let expected = fstat(file.rawValue, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0
