@@ -249,17 +249,21 @@ public enum PreviousOutput {
     /// provenance that lists its files.
     static func recordedOutputs(provenance path: String, under key: String? = nil) -> [String: String]? {
         // Anything that is not such a provenance (not JSON, another program's file) is none: nil, not an error.
-        guard kind(of: path) == .file, let data = FileManager.default.contents(atPath: path),
-              let document = try? JSONDecoder().decode(JSON.self, from: data),
-              let object = key.map({ document[$0] }) ?? document,
-              let tool = object["tool"]?.string, tools.contains(tool),
-              let outputs = object["outputs"]?.array else { return nil }
-        var recorded: [String: String] = [:]
-        for output in outputs {
-            guard let file = output["file"]?.string, let sha = output["sha256"]?.string else { return nil }
-            recorded[file] = sha
-        }
-        return recorded
+        guard kind(of: path) == .file, let data = FileManager.default.contents(atPath: path) else { return nil }
+        let decoder = JSONDecoder()
+        let recorded: RecordedProvenance
+        do {
+            if let key {
+                decoder.userInfo[RecordedProvenance.Nested.key] = key
+                recorded = try decoder.decode(RecordedProvenance.Nested.self, from: data).provenance
+            } else {
+                recorded = try decoder.decode(RecordedProvenance.self, from: data)
+            }
+        } catch { return nil }
+        guard tools.contains(recorded.tool) else { return nil }
+        var outputs: [String: String] = [:]
+        for output in recorded.outputs { outputs[output.file] = output.sha256 }
+        return outputs
     }
 
     private static func isBrainBatchHDF5(_ path: String) -> Bool {
@@ -282,6 +286,40 @@ public enum PreviousOutput {
             hasher.update(data: chunk)
         }
         return hasher.finalize().hexString
+    }
+}
+
+/// What a provenance file says about the output it belongs to: the tool that wrote it and each file with its SHA-256.
+/// Only these keys are decoded; the rest of the document (a signal file's thousands of annotations) is skipped.
+private struct RecordedProvenance: Decodable {
+    struct Output: Decodable {
+        let file: String
+        let sha256: String
+    }
+
+    let tool: String
+    let outputs: [Output]
+
+    /// A provenance one level down, under the key given in the decoder's `userInfo[Nested.key]` (`bt-synth`'s
+    /// `<capture>.truth.json` keeps it under `provenance`).
+    struct Nested: Decodable {
+        static let key = CodingUserInfoKey(rawValue: "BrainBatch.provenanceKey")!
+        let provenance: RecordedProvenance
+
+        private struct Key: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            guard let name = decoder.userInfo[Self.key] as? String else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no provenance key given"))
+            }
+            provenance = try decoder.container(keyedBy: Key.self).decode(RecordedProvenance.self,
+                                                                         forKey: Key(stringValue: name))
+        }
     }
 }
 

@@ -142,6 +142,29 @@ struct BTDecodeCommandTests {
         #expect(bad.stderr.contains("unknown preset purple"))
     }
 
+    @Test("bt-synth replaces its own capture (recognised by the provenance inside the truth sidecar), never a changed one")
+    func synthReplacesOnlyItsOwn() throws {
+        let capture = path("own.bin")
+        #expect(try TestSupport.run(synth, ["-o", capture, "--duration-s", "5", "-q"]).status == 0)
+        let again = try TestSupport.run(synth, ["-o", capture, "--duration-s", "6", "-q"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: capture)).count == 6 * 250 / 2 * 20)
+        // Changed by hand since: kept, byte for byte.
+        let edited = Data([1, 2, 3])
+        try edited.write(to: URL(fileURLWithPath: capture))
+        let refused = try TestSupport.run(synth, ["-o", capture, "--duration-s", "5", "-q"])
+        #expect(refused.status == 73)
+        #expect(refused.stderr.contains("\(capture): has changed since a BrainBatch tool wrote it"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: capture)) == edited)
+        // A sidecar whose provenance is not a BrainBatch tool's: nothing is replaced.
+        try Data(#"{"provenance": {"tool": "other", "outputs": [{"file": "own.bin", "sha256": "00"}]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: capture + ".truth.json"))
+        let foreign = try TestSupport.run(synth, ["-o", capture, "--duration-s", "5", "-q"])
+        #expect(foreign.status == 73)
+        #expect(foreign.stderr.contains("is not a BrainBatch sidecar that lists its files"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: capture)) == edited)
+    }
+
     @Test("bt-decode writes the SDK re-computation: the spec's §6.5 timeline through the command line")
     func analysisTables() throws {
         #expect(try TestSupport.run(synth, ["-o", path("v2.bin"), "-q"]).status == 0)
