@@ -59,20 +59,31 @@ final class EDFWriter: SignalFileWriter {
         self.description = description
     }
 
-    /// Hands a copy of the frames to the worker. An error it met (a value that is not finite, the scratch file
-    /// unwritable) is thrown by the next call, or by ``finish()``.
+    /// Hands a copy of the frames to the worker (see ``append(_:channelCount:)``).
     func append(_ values: UnsafeBufferPointer<Double>, frameCount: Int) throws {
+        let channels = description?.channels.count ?? 0
+        try append(Array(values.prefix(frameCount * channels)), channelCount: channels)
+    }
+
+    /// Hands the frames to the worker, which takes them into the scratch while the caller goes on; the array is
+    /// shared, not copied. An error the worker met (a value that is not finite, the scratch file unwritable) is
+    /// thrown by the next call, or by ``finish()``.
+    func append(_ values: [Double], channelCount: Int) throws {
         guard let description, let scratch else {
             throw SignalFileError.invalidSignal(path: path, reason: "samples before the signal was started")
         }
         if let error = workerError.value { throw error }
-        let copy = Array(values.prefix(frameCount * description.channels.count))
+        let count = description.channels.count
+        guard channelCount == count else {
+            throw SignalFileError.invalidSignal(path: path, reason: "frames of \(channelCount) values for \(count) channels")
+        }
+        let frameCount = values.count / count
         queued.wait()
         let (queued, workerError) = (self.queued, self.workerError)
         worker.async {
             defer { queued.signal() }
             guard workerError.value == nil else { return }
-            do { try copy.withUnsafeBufferPointer { try scratch.append($0, frameCount: frameCount) } } catch {
+            do { try values.withUnsafeBufferPointer { try scratch.append($0, frameCount: frameCount) } } catch {
                 workerError.record(error)
             }
         }
@@ -166,12 +177,20 @@ final class EDFWriter: SignalFileWriter {
                 let firstFrame = record * perRecord
                 let available = min(records * perRecord, frames - firstFrame)
                 let frameBytes = count * valueBytes
-                try scratch.read(fromFrame: firstFrame,
-                                 into: UnsafeMutableRawBufferPointer(rebasing: values[0..<(available * frameBytes)]))
-                // The last record: copies of the last frame.
-                for frame in available..<(records * perRecord) {
-                    values.baseAddress!.advanced(by: frame * frameBytes)
-                        .copyMemory(from: values.baseAddress!.advanced(by: (available - 1) * frameBytes), byteCount: frameBytes)
+                // Whole records still in memory are converted where they are; the rest are read into `values`.
+                let source: UnsafeRawBufferPointer
+                if available == records * perRecord,
+                   let inMemory = scratch.valuesInMemory(fromFrame: firstFrame, frameCount: available) {
+                    source = inMemory
+                } else {
+                    try scratch.read(fromFrame: firstFrame,
+                                     into: UnsafeMutableRawBufferPointer(rebasing: values[0..<(available * frameBytes)]))
+                    // The last record: copies of the last frame.
+                    for frame in available..<(records * perRecord) {
+                        values.baseAddress!.advanced(by: frame * frameBytes)
+                            .copyMemory(from: values.baseAddress!.advanced(by: (available - 1) * frameBytes), byteCount: frameBytes)
+                    }
+                    source = UnsafeRawBufferPointer(values)
                 }
                 try hasher.fill({ raw in
                     let out = raw.baseAddress!
@@ -182,16 +201,16 @@ final class EDFWriter: SignalFileWriter {
                             switch (encoding, offsets[channel]) {
                             case (.float64, _):
                                 let range = ranges[channel]
-                                let doubles = values.bindMemory(to: Double.self)
+                                let doubles = source.bindMemory(to: Double.self)
                                 Self.store(perRecord, from: first, stride: count, sampleBytes: sampleBytes, into: out,
                                            at: &at) { range.digital(doubles[$0]) }
                             case (.gridCounts, let offset?):
-                                let counts = values.bindMemory(to: Int32.self)
+                                let counts = source.bindMemory(to: Int32.self)
                                 Self.store(perRecord, from: first, stride: count, sampleBytes: sampleBytes, into: out,
                                            at: &at) { Int(counts[$0]) + offset }
                             case (.gridCounts(let stepsPerUnit), nil):
                                 let range = ranges[channel]
-                                let counts = values.bindMemory(to: Int32.self)
+                                let counts = source.bindMemory(to: Int32.self)
                                 Self.store(perRecord, from: first, stride: count, sampleBytes: sampleBytes, into: out,
                                            at: &at) { range.digital(Double(counts[$0]) / stepsPerUnit) }
                             }

@@ -21,8 +21,9 @@ final class SignalScratch: @unchecked Sendable {
     /// Frames taken in.
     private(set) var frames = 0
     private var file: FileDescriptor?
-    private var doubles: [Double] = []
-    private var counts: [Int32] = []
+    /// Values not in the file: all of them until the scratch spills, then the next block to write.
+    private var pending: HugePageBuffer?
+    private var pendingBytes = 0
 
     /// Values gathered before a write to the file, once there is one (64k values, 256 or 512 KiB).
     private static let bufferValues = 1 << 16
@@ -38,17 +39,9 @@ final class SignalScratch: @unchecked Sendable {
         self.memoryLimit = memoryLimit
         encoding = ScratchEncoding(kind: kind, channels: channels)
         extremes = ChannelExtremes(channels: channels.count)
-        // Room for every value kept in memory at once (pages are only taken as they are written), so that the
-        // array is never copied to grow.
-        let capacity = memoryLimit / encoding.bytesPerValue + channels.count
-        switch encoding {
-        case .float64: doubles.reserveCapacity(capacity)
-        case .gridCounts: counts.reserveCapacity(capacity)
-        }
+        // Room for every value kept in memory (pages are only taken as they are written; see HugePageBuffer).
+        pending = HugePageBuffer(byteCount: memoryLimit)
     }
-
-    /// Values held in memory (all of them until the scratch spills to a file).
-    private var pendingBytes: Int { (doubles.count + counts.count) * encoding.bytesPerValue }
 
     deinit { close() }
 
@@ -59,30 +52,42 @@ final class SignalScratch: @unchecked Sendable {
             throw SignalFileError.notFinite(path: path, channel: channels[failed.channel].label,
                                             sample: frames + failed.frame)
         }
-        let count = frameCount * channelCount
-        // Spilled before the values that would pass the limit are added: the array never grows past what was
-        // reserved (growing would copy it, twice the memory for a moment).
-        if file == nil, pendingBytes + count * encoding.bytesPerValue > memoryLimit { try spill() }
-        switch encoding {
-        case .float64:
-            doubles.append(contentsOf: values.prefix(count))
-        case .gridCounts(let stepsPerUnit):
+        if case .gridCounts(let stepsPerUnit) = encoding {
             // More than 2^31 grid steps from 0 (2.1 V at 1 nV) does not fit the count, nor any BDF range on this grid.
             let limit = Double(Int32.max) / stepsPerUnit
             if let channel = (0..<channelCount).first(where: { extremes.low[$0] < -limit || extremes.high[$0] > limit }) {
                 throw SignalFileError.rangeTooWide(path: path, channel: channels[channel].label,
                                                    low: extremes.low[channel], high: extremes.high[channel])
             }
-            let start = counts.count
-            counts.append(contentsOf: repeatElement(0, count: count))
-            counts.withUnsafeMutableBufferPointer { counts in
-                for index in 0..<count {
-                    counts[start + index] = PhysicalRange.nearestCount(values[index] * stepsPerUnit)
+        }
+        let count = frameCount * channelCount, valueBytes = encoding.bytesPerValue
+        // Spilled before the values that would pass the limit are added, so memory holds at most the limit.
+        if file == nil, pendingBytes + count * valueBytes > memoryLimit { try spill() }
+        var done = 0
+        while done < count {
+            guard let pending else { throw SignalFileError.writeFailed(path: path, reason: "the scratch was closed") }
+            let room = (pending.bytes.count - pendingBytes) / valueBytes
+            if room == 0 {
+                // Only once there is a file: in memory the check above left room for the whole batch.
+                if file == nil { try spill() } else { try flush() }
+                continue
+            }
+            let piece = min(room, count - done)
+            let target = pending.bytes.baseAddress! + pendingBytes
+            switch encoding {
+            case .float64:
+                target.copyMemory(from: values.baseAddress! + done, byteCount: piece * valueBytes)
+            case .gridCounts(let stepsPerUnit):
+                let counts = target.bindMemory(to: Int32.self, capacity: piece)
+                for index in 0..<piece {
+                    counts[index] = PhysicalRange.nearestCount(values[done + index] * stepsPerUnit)
                 }
             }
+            pendingBytes += piece * valueBytes
+            done += piece
         }
         frames += frameCount
-        if file != nil, doubles.count + counts.count >= Self.bufferValues { try flush() }
+        if file != nil, pendingBytes >= Self.bufferValues * valueBytes { try flush() }
     }
 
     /// Writes the values held in memory to the file, opening it first if the scratch has none yet.
@@ -99,24 +104,19 @@ final class SignalScratch: @unchecked Sendable {
         }
         try flush()
         // Back to blocks of the write size: what memory held is in the file now.
-        switch encoding {
-        case .float64: doubles = []; doubles.reserveCapacity(Self.bufferValues + channels.count)
-        case .gridCounts: counts = []; counts.reserveCapacity(Self.bufferValues + channels.count)
-        }
+        pending = HugePageBuffer(byteCount: Self.bufferValues * encoding.bytesPerValue)
     }
 
     /// Once the scratch has a file: writes the values gathered so far to it (before reading back). Without one,
     /// the values stay where they are, in memory.
     func flush() throws {
-        guard let file else { return }
+        guard let file, let pending, pendingBytes > 0 else { return }
         do {
-            if !doubles.isEmpty { _ = try doubles.withUnsafeBytes { try file.writeAll($0) } }
-            if !counts.isEmpty { _ = try counts.withUnsafeBytes { try file.writeAll($0) } }
+            _ = try file.writeAll(UnsafeRawBufferPointer(rebasing: pending.bytes[0..<pendingBytes]))
         } catch {
             throw SignalFileError.writeFailed(path: path, reason: "\(error)")
         }
-        doubles.removeAll(keepingCapacity: true)
-        counts.removeAll(keepingCapacity: true)
+        pendingBytes = 0
     }
 
     /// Fills `buffer` with the values from frame `first` on (flushed before).
@@ -124,11 +124,12 @@ final class SignalScratch: @unchecked Sendable {
         let offset = first * channels.count * encoding.bytesPerValue
         guard let file else {
             // Everything is in memory.
-            let copied: Bool = switch encoding {
-            case .float64: doubles.withUnsafeBytes { Self.copy($0, from: offset, into: buffer) }
-            case .gridCounts: counts.withUnsafeBytes { Self.copy($0, from: offset, into: buffer) }
+            guard let pending, offset >= 0, offset + buffer.count <= pendingBytes else {
+                throw SignalFileError.writeFailed(path: path, reason: "the scratch ended early")
             }
-            guard copied else { throw SignalFileError.writeFailed(path: path, reason: "the scratch ended early") }
+            if buffer.count > 0 {
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: pending.bytes[offset..<(offset + buffer.count)]))
+            }
             return
         }
         var done = 0
@@ -145,18 +146,20 @@ final class SignalScratch: @unchecked Sendable {
         }
     }
 
-    private static func copy(_ source: UnsafeRawBufferPointer, from offset: Int,
-                             into buffer: UnsafeMutableRawBufferPointer) -> Bool {
-        guard offset >= 0, offset + buffer.count <= source.count else { return false }
-        if buffer.count > 0 { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<(offset + buffer.count)])) }
-        return true
+    /// The values of `frameCount` frames from frame `first` on, where they lie in memory; `nil` once the scratch
+    /// has spilled to its file (read them with ``read(fromFrame:into:)``). Valid until ``close()``.
+    func valuesInMemory(fromFrame first: Int, frameCount: Int) -> UnsafeRawBufferPointer? {
+        let frameBytes = channels.count * encoding.bytesPerValue
+        guard file == nil, let pending, first >= 0, frameCount >= 0,
+              (first + frameCount) * frameBytes <= pendingBytes else { return nil }
+        return UnsafeRawBufferPointer(rebasing: pending.bytes[(first * frameBytes)..<((first + frameCount) * frameBytes)])
     }
 
     /// Closes (and so removes) the file, and lets go of the values in memory.
     func close() {
         try? file?.close()
         file = nil
-        doubles = []
-        counts = []
+        pending = nil
+        pendingBytes = 0
     }
 }

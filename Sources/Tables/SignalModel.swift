@@ -84,12 +84,14 @@ public protocol SignalSink: AnyObject {
     func begin(_ description: SignalDescription) throws
     /// Appends `frameCount` frames, `values` holding one value per channel per frame (frame-major, channel order).
     func append(_ values: UnsafeBufferPointer<Double>, frameCount: Int) throws
+    /// Appends the frames of an array (frame-major). A writer that works on another thread keeps the array
+    /// itself, with no copy, as long as the caller does not change it after (the default reads it in place).
+    func append(_ values: [Double], channelCount: Int) throws
     /// Adds an annotation.
     func annotate(_ annotation: SignalAnnotation)
 }
 
 extension SignalSink {
-    /// Appends frames from an array (frame-major).
     public func append(_ values: [Double], channelCount: Int) throws {
         guard channelCount > 0 else { return }
         try values.withUnsafeBufferPointer { try append($0, frameCount: values.count / channelCount) }

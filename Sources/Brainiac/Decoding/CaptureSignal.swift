@@ -22,7 +22,6 @@ extension CaptureFormat: SignalExportingFormat {
         var frames = 0
         var segment: Int?
         var filledRun: (start: Int, count: Int)?
-        var values: [Double] = []
         let analysis = options.analysis.map {
             AnalysisPipeline(BrainiacAnalysis(sourceFile: input.path, options: $0, scope: .zones))
         }
@@ -39,8 +38,11 @@ extension CaptureFormat: SignalExportingFormat {
             }
         }
         let decoded = try decode(input) { batch in
-            if values.count < batch.count * 4 { values = [Double](repeating: 0, count: batch.count * 4) }
-            values.withUnsafeMutableBufferPointer { values in
+            // A new array per batch: the writer keeps it (no copy) while this goes on decoding. A frame's four
+            // values are the sample's four, stored at once.
+            let values = [Double](unsafeUninitializedCapacity: batch.count * 4) { values, initialized in
+                guard let first = values.baseAddress else { initialized = 0; return }
+                let frameStore = UnsafeMutableRawPointer(first)
                 for (index, sample) in batch.enumerated() {
                     if sample.segment != segment {
                         if segment != nil {
@@ -57,12 +59,11 @@ extension CaptureFormat: SignalExportingFormat {
                         closeRun()
                     }
                     frames += 1
-                    let microvolts = sample.nanovolts / 1000
-                    values[index * 4] = microvolts[0]; values[index * 4 + 1] = microvolts[1]
-                    values[index * 4 + 2] = microvolts[2]; values[index * 4 + 3] = microvolts[3]
+                    frameStore.storeBytes(of: sample.nanovolts / 1000, toByteOffset: index * 32, as: SIMD4<Double>.self)
                 }
+                initialized = batch.count * 4
             }
-            try values.withUnsafeBufferPointer { try sink.append($0, frameCount: batch.count) }
+            try sink.append(values, channelCount: 4)
             for table in analysis?.consume(batch) ?? [] where table.rowCount > 0 { collect(table) }
         }
         closeRun()
