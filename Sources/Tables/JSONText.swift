@@ -24,15 +24,16 @@ public enum JSONText {
     /// follows a key or the indentation of an array element), its closing bracket is.
     public static func append(_ value: JSON, indent: Int, to bytes: inout [UInt8]) {
         switch value {
-        case .null: bytes += Array("null".utf8)
-        case .bool(let flag): bytes += Array((flag ? "true" : "false").utf8)
+        case .null: bytes.append(contentsOf: "null".utf8)
+        case .bool(let flag): bytes.append(contentsOf: (flag ? "true" : "false").utf8)
         case .number(let number):
-            if number.isFinite { appendNumber(number, to: &bytes) } else { bytes += Array("null".utf8) }
+            if number.isFinite { appendNumber(number, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
         case .string(let text): appendString(text, to: &bytes)
         case .array(let elements):
-            bytes += [UInt8(ascii: "["), UInt8(ascii: "\n")]
+            bytes.append(UInt8(ascii: "["))
+            bytes.append(UInt8(ascii: "\n"))
             for (index, element) in elements.enumerated() {
-                if index > 0 { bytes += [UInt8(ascii: ","), UInt8(ascii: "\n")] }
+                if index > 0 { appendSeparator(to: &bytes) }
                 appendSpaces(indent + 2, to: &bytes)
                 append(element, indent: indent + 2, to: &bytes)
             }
@@ -49,12 +50,15 @@ public enum JSONText {
     /// that knows its keys passes them in order and saves the dictionary), spelled as ``append(_:indent:to:)``.
     public static func appendObject(_ members: some Collection<(key: String, value: JSON)>, indent: Int,
                                     to bytes: inout [UInt8]) {
-        bytes += [UInt8(ascii: "{"), UInt8(ascii: "\n")]
+        bytes.append(UInt8(ascii: "{"))
+        bytes.append(UInt8(ascii: "\n"))
         for (index, member) in members.enumerated() {
-            if index > 0 { bytes += [UInt8(ascii: ","), UInt8(ascii: "\n")] }
+            if index > 0 { appendSeparator(to: &bytes) }
             appendSpaces(indent + 2, to: &bytes)
             appendString(member.key, to: &bytes)
-            bytes += Array(" : ".utf8)
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(UInt8(ascii: " "))
             append(member.value, indent: indent + 2, to: &bytes)
         }
         bytes.append(UInt8(ascii: "\n"))
@@ -62,33 +66,52 @@ public enum JSONText {
         bytes.append(UInt8(ascii: "}"))
     }
 
-    static func appendSpaces(_ count: Int, to bytes: inout [UInt8]) {
-        bytes += repeatElement(UInt8(ascii: " "), count: count)
+    /// `count` spaces (indentation).
+    public static func appendSpaces(_ count: Int, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+    }
+
+    /// `,` and a line end, between the elements of an array or the members of an object.
+    public static func appendSeparator(to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: ","))
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     /// A finite number as Swift spells it (shortest round-trip digits), an integral one without `.0`.
     static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        bytes += text.utf8
+        let text = value.description
+        bytes.append(contentsOf: text.hasSuffix(".0") ? text.utf8.dropLast(2) : text.utf8.dropLast(0))
     }
 
     /// A string in quotes, escaped as the type's documentation says.
     static func appendString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x08: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0C: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0..<0x20:
-                bytes += Array("\\u00".utf8)
-                bytes += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
-            default: bytes.append(byte)
+        let utf8 = text.utf8
+        // Most strings (keys, names, paths) need no escape: their bytes as they are.
+        guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in utf8 {
+            let escape: UInt8? = switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): byte
+            case 0x08: UInt8(ascii: "b")
+            case 0x09: UInt8(ascii: "t")
+            case 0x0A: UInt8(ascii: "n")
+            case 0x0C: UInt8(ascii: "f")
+            case 0x0D: UInt8(ascii: "r")
+            default: nil
+            }
+            if let escape {
+                bytes.append(UInt8(ascii: "\\"))
+                bytes.append(escape)
+            } else if byte < 0x20 {
+                bytes.append(contentsOf: "\\u00".utf8)
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0xF)])
+            } else {
+                bytes.append(byte)
             }
         }
         bytes.append(UInt8(ascii: "\""))

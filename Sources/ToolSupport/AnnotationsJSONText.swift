@@ -27,9 +27,9 @@ struct AnnotationsJSONText {
         var first = true
         for annotation in annotations {
             guard annotation.onset.isFinite, annotation.duration.isFinite else { throw NotFinite(annotation: annotation) }
-            if !first { bytes += [UInt8(ascii: ","), UInt8(ascii: "\n")] }
+            if !first { JSONText.appendSeparator(to: &bytes) }
             first = false
-            bytes += repeatElement(UInt8(ascii: " "), count: indent)
+            JSONText.appendSpaces(indent, to: &bytes)
             // The keys in their sorted order, without a dictionary per annotation.
             JSONText.appendObject([("description", .string(annotation.description)),
                                    ("duration", .number(annotation.duration)),
