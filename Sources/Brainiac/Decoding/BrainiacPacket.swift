@@ -79,10 +79,10 @@ public struct BrainiacPacket: Sendable, Equatable {
     }
 
     /// Sample A in nV (floored, as the SDK stored it).
-    @inlinable
+    @inlinable @inline(__always)
     public var nanovoltsA: SIMD4<Double> { BrainiacScaling.nanovolts(rawA) }
     /// Sample B in nV.
-    @inlinable
+    @inlinable @inline(__always)
     public var nanovoltsB: SIMD4<Double> { BrainiacScaling.nanovolts(rawB) }
 }
 

@@ -19,60 +19,75 @@ extension CaptureFormat: SignalExportingFormat {
         try sink.begin(SignalDescription(
             channels: BrainiacHeadband.channelNames.map { SignalChannel(label: $0, type: "EEG", unit: "uV", grid: 0.001) },
             samplingRate: rate, equipment: "Brainiac"))
-        var frames = 0
-        var segment: Int?
-        var filledRun: (start: Int, count: Int)?
+        var timeline = SignalTimeline()
         let analysis = options.analysis.map {
             AnalysisPipeline(BrainiacAnalysis(sourceFile: input.path, options: $0, scope: .zones))
         }
-        var segmentStarts: [Int: Int] = [:]
         var marks: [(segment: Int, onset: Double, duration: Double, text: String)] = []
         func collect(_ table: Table) {
             marks += Self.analysisAnnotations(table)
         }
-        func closeRun() {
-            if let run = filledRun {
-                sink.annotate(SignalAnnotation(onset: Double(run.start) / rate, duration: Double(run.count) / rate,
-                                               description: "BAD_lost_samples"))
-                filledRun = nil
-            }
-        }
         let decoded = try decode(input) { batch in
-            // A new array per batch: the writer keeps it (no copy) while this goes on decoding. A frame's four
-            // values are the sample's four, stored at once.
+            // A new array per batch: the writer keeps it (no copy) while this goes on decoding.
             let values = [Double](unsafeUninitializedCapacity: batch.count * 4) { values, initialized in
                 guard let first = values.baseAddress else { initialized = 0; return }
-                let frameStore = UnsafeMutableRawPointer(first)
-                for (index, sample) in batch.enumerated() {
-                    if sample.segment != segment {
-                        if segment != nil {
-                            closeRun()
-                            sink.annotate(SignalAnnotation(onset: Double(frames) / rate,
-                                                           description: "BAD_discontinuity"))
-                        }
-                        segment = sample.segment
-                        segmentStarts[sample.segment] = frames - sample.sampleIndex
-                    }
-                    if sample.filled {
-                        if let run = filledRun { filledRun = (run.start, run.count + 1) } else { filledRun = (frames, 1) }
-                    } else if filledRun != nil {
-                        closeRun()
-                    }
-                    frames += 1
-                    frameStore.storeBytes(of: sample.nanovolts / 1000, toByteOffset: index * 32, as: SIMD4<Double>.self)
-                }
+                timeline.take(batch, into: UnsafeMutableRawPointer(first), annotate: sink.annotate)
                 initialized = batch.count * 4
             }
             try sink.append(values, channelCount: 4)
             for table in analysis?.consume(batch) ?? [] where table.rowCount > 0 { collect(table) }
         }
-        closeRun()
+        timeline.closeRun(annotate: sink.annotate)
         for table in analysis?.finish(complete: true) ?? [] where table.rowCount > 0 { collect(table) }
         for mark in marks {
-            let start = Double(segmentStarts[mark.segment] ?? 0) / rate
+            let start = Double(timeline.segmentStarts[mark.segment] ?? 0) / rate
             sink.annotate(SignalAnnotation(onset: start + mark.onset, duration: mark.duration, description: mark.text))
         }
         return decoded
+    }
+}
+
+/// Where a capture's samples fall in the signal file: frames written, the segment under way and the run of filled
+/// (lost) samples under way, each segment's first frame; annotations for lost samples and discontinuities.
+private struct SignalTimeline {
+    private(set) var frames = 0
+    private var segment: Int?
+    private var filledRun: (start: Int, count: Int)?
+    /// The frame at which each segment's sample index 0 lies.
+    private(set) var segmentStarts: [Int: Int] = [:]
+
+    /// Takes a batch of samples: their values in µV, four to a frame, into `frameStore`, and the annotations of
+    /// what they start or end. (A mutating method, so the loop's state stays in registers.)
+    mutating func take(_ batch: [BrainiacSample], into frameStore: UnsafeMutableRawPointer,
+                       annotate: (SignalAnnotation) -> Void) {
+        let rate = BrainiacHeadband.samplingRate
+        for (index, sample) in batch.enumerated() {
+            if sample.segment != segment {
+                if segment != nil {
+                    closeRun(annotate: annotate)
+                    annotate(SignalAnnotation(onset: Double(frames) / rate, description: "BAD_discontinuity"))
+                }
+                segment = sample.segment
+                segmentStarts[sample.segment] = frames - sample.sampleIndex
+            }
+            if sample.filled {
+                if let run = filledRun { filledRun = (run.start, run.count + 1) } else { filledRun = (frames, 1) }
+            } else if filledRun != nil {
+                closeRun(annotate: annotate)
+            }
+            frames += 1
+            // A frame's four values are the sample's four, stored at once.
+            frameStore.storeBytes(of: sample.nanovolts / 1000, toByteOffset: index * 32, as: SIMD4<Double>.self)
+        }
+    }
+
+    /// Annotates the run of filled samples under way, if any, as `BAD_lost_samples`.
+    mutating func closeRun(annotate: (SignalAnnotation) -> Void) {
+        guard let run = filledRun else { return }
+        let rate = BrainiacHeadband.samplingRate
+        annotate(SignalAnnotation(onset: Double(run.start) / rate, duration: Double(run.count) / rate,
+                                  description: "BAD_lost_samples"))
+        filledRun = nil
     }
 }
 
