@@ -85,19 +85,27 @@ extension HDF5Object {
         try HDF5Library.check(status, what)
     }
 
-    /// The names of this object's attributes, in creation order where tracked, else by name.
+    /// The names of this object's attributes, in the order of their names.
+    ///
+    /// One pass of `H5Aiterate2` over the attributes libhdf5 finds: asking for each name by its index
+    /// (`H5Aget_name_by_idx`) made libhdf5 build the table of all of them again for every name, and trusted the
+    /// object's attribute count, which a corrupt file can set to billions. Names are gathered until the end or
+    /// until libhdf5 cannot read the next one; what was gathered is returned (a corrupt object's readable
+    /// attributes still count), and the object's header itself failing to read is an error.
     public func attributeNames() throws(HDF5Error) -> [String] {
         var info = H5O_info_t()
         try HDF5Library.check(H5Oget_info2(id, &info, UInt32(H5O_INFO_NUM_ATTRS)), "list attributes of \(path)")
-        var names: [String] = []
-        for index in 0..<info.num_attrs {
-            let length = H5Aget_name_by_idx(id, ".", H5_INDEX_NAME, H5_ITER_INC, index, nil, 0, bb_H5P_DEFAULT())
-            guard length >= 0 else { continue }
-            var buffer = [CChar](repeating: 0, count: Int(length) + 1)
-            _ = H5Aget_name_by_idx(id, ".", H5_INDEX_NAME, H5_ITER_INC, index, &buffer, buffer.count, bb_H5P_DEFAULT())
-            names.append(String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        guard info.num_attrs > 0 else { return [] }
+        let names = NameList()
+        var position: hsize_t = 0
+        withExtendedLifetime(names) {
+            _ = H5Aiterate2(id, H5_INDEX_NAME, H5_ITER_INC, &position, { _, name, _, context in
+                guard let name, let context else { return -1 }
+                Unmanaged<NameList>.fromOpaque(context).takeUnretainedValue().names.append(String(cString: name))
+                return 0
+            }, Unmanaged.passUnretained(names).toOpaque())
         }
-        return names
+        return names.names
     }
 
     /// Reads an attribute: strings as `.string`/`.strings`, integers as `.int`/`.ints`, floats as
@@ -132,4 +140,9 @@ extension HDF5Object {
             throw HDF5Error(what, detail: "unsupported attribute type")
         }
     }
+}
+
+/// The names an attribute iteration gathers (passed to libhdf5's callback as its context).
+private final class NameList {
+    var names: [String] = []
 }
