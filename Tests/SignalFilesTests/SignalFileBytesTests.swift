@@ -217,35 +217,52 @@ struct SignalFileBytesTests {
     @Test("The scratch in memory and spilled to a file give the same bytes (EDF, BDF of doubles, BDF of grid counts)",
           arguments: [(SignalFileKind.edf, nil as Double?), (.bdf, nil), (.bdf, 0.001)])
     func scratchSpill(kind: SignalFileKind, grid: Double?) throws {
-        // 40,000 frames of 3 channels in batches of 997: 960,000 bytes of float64 or 480,000 of counts.
-        let frames = 40_000, channels = 3
+        // 40,100 frames of 3 channels (160 whole records of 250 and a last one padded with 150 copies), in batches
+        // of 997 frames, or of 30,000 (90,000 values: more than the 65,536 a spilled scratch writes at once).
+        let frames = 40_100, channels = 3
         let values = (0..<(frames * channels)).map { index in
             (sin(Double(index) * 0.013) * 120_000).rounded() / 1000 + Double(index % channels)
         }
-        func bytes(scratchMemoryLimit: Int) throws -> (bytes: [UInt8], folder: [String]) {
+        func bytes(scratchMemoryLimit: Int, batch: Int) throws -> (bytes: [UInt8], folder: [String]) {
             let folder = TestSupport.temporaryFolder()
             let path = folder.appendingPathComponent("x." + kind.rawValue).path
             let writer = EDFWriter(path: path, kind: kind, scratchMemoryLimit: scratchMemoryLimit)
             try writer.begin(SignalDescription(channels: (0..<channels).map { SignalChannel(label: "C\($0)", grid: grid) },
                                                samplingRate: 250))
-            for start in stride(from: 0, to: frames, by: 997) {
-                let end = min(frames, start + 997)
+            for start in stride(from: 0, to: frames, by: batch) {
+                let end = min(frames, start + batch)
                 try writer.append(Array(values[(start * channels)..<(end * channels)]), channelCount: channels)
             }
             writer.annotate(SignalAnnotation(onset: 12.5, duration: 1, description: "BAD_lost_samples"))
-            _ = try writer.finish()
+            let summary = try writer.finish()
+            #expect(summary.paddedFrames == 150)
             return ([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))),
                     try FileManager.default.contentsOfDirectory(atPath: folder.path))
         }
-        let inMemory = try bytes(scratchMemoryLimit: SignalScratch.defaultMemoryLimit)
+        let inMemory = try bytes(scratchMemoryLimit: SignalScratch.defaultMemoryLimit, batch: 997)
         // Spilled after the first batch (a few KB), then written in blocks; and spilled at the very first batch.
         for limit in [20_000, 0] {
-            let spilled = try bytes(scratchMemoryLimit: limit)
-            #expect(spilled.bytes == inMemory.bytes, "memory limit \(limit)")
-            #expect(spilled.folder == ["x." + kind.rawValue], "no scratch file left behind")
+            for batch in [997, 30_000] {
+                let spilled = try bytes(scratchMemoryLimit: limit, batch: batch)
+                #expect(spilled.bytes == inMemory.bytes, "memory limit \(limit), batches of \(batch)")
+                #expect(spilled.folder == ["x." + kind.rawValue], "no scratch file left behind")
+            }
         }
+        #expect(try bytes(scratchMemoryLimit: SignalScratch.defaultMemoryLimit, batch: 30_000).bytes == inMemory.bytes)
         #expect(inMemory.folder == ["x." + kind.rawValue])
         #expect(inMemory.bytes.count > frames * channels * (kind == .bdf ? 3 : 2))
+        // The last record's padding repeats the last frame: its digits are the same three channels 150 times.
+        let sampleBytes = kind == .bdf ? 3 : 2
+        let annotationBytes = (inMemory.bytes.count - 256 * 5) / 161 - 250 * channels * sampleBytes
+        let lastRecord = Array(inMemory.bytes.suffix(250 * channels * sampleBytes + annotationBytes))
+        for channel in 0..<channels {
+            let block = lastRecord[(channel * 250 * sampleBytes)..<((channel + 1) * 250 * sampleBytes)]
+            let last = Array(block[(block.startIndex + 99 * sampleBytes)..<(block.startIndex + 100 * sampleBytes)])
+            for frame in 100..<250 {
+                let at = block.startIndex + frame * sampleBytes
+                #expect(Array(block[at..<(at + sampleBytes)]) == last, "channel \(channel), frame \(frame)")
+            }
+        }
     }
 
     @Test("Many annotations in one record spread over the following records' annotation bytes")
