@@ -9,7 +9,7 @@ import Darwin
 ///
 /// The buffer is mapped on its own (`mmap`), aligned to 2 MiB, and advised `MADV_HUGEPAGE`, which Linux honours
 /// where transparent huge pages are set to `madvise` (the common default) or `always`. Filling 14.4 MB (a 1-hour
-/// Brainiac capture's values) then costs 7 page faults instead of about 3,500: with 4 KiB pages those were more than half of
+/// Brainiac capture's values) then costs 8 page faults instead of about 3,500, which were more than half of
 /// `bt-decode`'s page faults. As with any anonymous memory, pages are only taken as they are first written, so
 /// what is never written costs nothing. A buffer under 4 MiB, or one whose mapping the system refuses, is ordinary
 /// heap memory instead.

@@ -79,7 +79,7 @@ public struct CaptureFormat: StreamingInputFormat {
             try decode(input) { batch in
                 collector?.add(batch)
                 for table in samples.add(batch) { try emit(table) }
-                // Analysis rows go out as they come (a chunk behind), so memory stays bounded for long captures.
+                // Analysis rows go out as they come (two chunks behind), so memory stays bounded for long captures.
                 for table in analysis?.consume(batch) ?? [] where table.rowCount > 0 {
                     collector?.observe(table)
                     try emit(table)
