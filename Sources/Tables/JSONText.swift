@@ -79,8 +79,9 @@ public enum JSONText {
 
     /// A finite number as Swift spells it (shortest round-trip digits), an integral one without `.0`.
     static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
-        let text = value.description
-        bytes.append(contentsOf: text.hasSuffix(".0") ? text.utf8.dropLast(2) : text.utf8.dropLast(0))
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
     }
 
     /// A string in quotes, escaped as the type's documentation says.

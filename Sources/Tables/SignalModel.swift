@@ -84,8 +84,9 @@ public protocol SignalSink: AnyObject {
     func begin(_ description: SignalDescription) throws
     /// Appends `frameCount` frames, `values` holding one value per channel per frame (frame-major, channel order).
     func append(_ values: UnsafeBufferPointer<Double>, frameCount: Int) throws
-    /// Appends the frames of an array (frame-major). A writer that works on another thread keeps the array
-    /// itself, with no copy, as long as the caller does not change it after (the default reads it in place).
+    /// Appends the frames of an array (frame-major). A writer that works on another thread keeps the array itself
+    /// instead of a copy (a caller that changes its array afterwards gets a copy of its own then, as arrays are
+    /// values); the default reads it in place.
     func append(_ values: [Double], channelCount: Int) throws
     /// Adds an annotation.
     func annotate(_ annotation: SignalAnnotation)
