@@ -127,16 +127,7 @@ extension SignalStart {
         let whole = utcSeconds.rounded(.down)
         let days = Int((whole / 86_400).rounded(.down))
         let secondsOfDay = Int(whole) - days * 86_400
-        // Civil from days (H. Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilTime.date(days: days)
         self.init(year: year, month: month, day: day, hour: secondsOfDay / 3600, minute: secondsOfDay / 60 % 60,
                   second: Double(secondsOfDay % 60) + (utcSeconds - whole))
     }
