@@ -66,13 +66,13 @@ public enum PreviousOutput {
         }
     }
 
-    /// For an output that is one file with a JSON sidecar holding its provenance (`bt-synth`'s capture and
-    /// `<capture>.truth.json`, provenance under `provenanceKey`): throws unless both are absent, or the sidecar is a
+    /// For an output that is one file with a JSON sidecar holding its provenance under the key `provenance`
+    /// (`bt-synth`'s capture and `<capture>.truth.json`): throws unless both are absent, or the sidecar is a
     /// BrainBatch provenance that lists the file with its current SHA-256.
-    public static func checkReplaceable(file: String, sidecar: String, provenanceKey: String) throws(TableOutputError) {
+    public static func checkReplaceable(file: String, sidecar: String) throws(TableOutputError) {
         let fileExists = kind(of: file) != nil, sidecarExists = kind(of: sidecar) != nil
         guard fileExists || sidecarExists else { return }
-        guard let recorded = recordedOutputs(provenance: sidecar, under: provenanceKey) else {
+        guard let recorded = recordedOutputs(provenance: sidecar, nested: true) else {
             throw .foreignFile(path: sidecarExists ? sidecar : file,
                                reason: sidecarExists ? "is not a BrainBatch sidecar that lists its files"
                                                      : "exists without the sidecar of a BrainBatch output")
@@ -246,21 +246,14 @@ public enum PreviousOutput {
     }
 
     /// The `outputs` of a provenance file (name → SHA-256), or `nil` when it is missing or not a BrainBatch
-    /// provenance that lists its files.
-    static func recordedOutputs(provenance path: String, under key: String? = nil) -> [String: String]? {
+    /// provenance that lists its files; `nested` when the file holds the provenance under the key `provenance`.
+    static func recordedOutputs(provenance path: String, nested: Bool = false) -> [String: String]? {
         // Anything that is not such a provenance (not JSON, another program's file) is none: nil, not an error.
         guard kind(of: path) == .file, let data = FileManager.default.contents(atPath: path) else { return nil }
         let decoder = JSONDecoder()
-        let recorded: RecordedProvenance
-        do {
-            if let key {
-                decoder.userInfo[RecordedProvenance.Nested.key] = key
-                recorded = try decoder.decode(RecordedProvenance.Nested.self, from: data).provenance
-            } else {
-                recorded = try decoder.decode(RecordedProvenance.self, from: data)
-            }
-        } catch { return nil }
-        guard tools.contains(recorded.tool) else { return nil }
+        guard let recorded = nested ? (try? decoder.decode(RecordedProvenance.Nested.self, from: data))?.provenance
+                                    : try? decoder.decode(RecordedProvenance.self, from: data),
+              tools.contains(recorded.tool) else { return nil }
         var outputs: [String: String] = [:]
         for output in recorded.outputs { outputs[output.file] = output.sha256 }
         return outputs
@@ -300,26 +293,9 @@ private struct RecordedProvenance: Decodable {
     let tool: String
     let outputs: [Output]
 
-    /// A provenance one level down, under the key given in the decoder's `userInfo[Nested.key]` (`bt-synth`'s
-    /// `<capture>.truth.json` keeps it under `provenance`).
+    /// A provenance one level down, under the key `provenance` (`bt-synth`'s `<capture>.truth.json`).
     struct Nested: Decodable {
-        static let key = CodingUserInfoKey(rawValue: "BrainBatch.provenanceKey")!
         let provenance: RecordedProvenance
-
-        private struct Key: CodingKey {
-            let stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
-        init(from decoder: any Decoder) throws {
-            guard let name = decoder.userInfo[Self.key] as? String else {
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no provenance key given"))
-            }
-            provenance = try decoder.container(keyedBy: Key.self).decode(RecordedProvenance.self,
-                                                                         forKey: Key(stringValue: name))
-        }
     }
 }
 

@@ -114,7 +114,7 @@ struct BTSynth: ParsableCommand {
             // One run at a time per capture; what killed runs left beside it is removed.
             let lock = try OutputLock.acquire(forFiles: [output, sidecar])
             defer { lock.release() }
-            try PreviousOutput.checkReplaceable(file: output, sidecar: sidecar, provenanceKey: "provenance")
+            try PreviousOutput.checkReplaceable(file: output, sidecar: sidecar)
             let (bytes, truth) = synthesizer.synthesize()
             var provenance = runner.provenance(inputs: [], parametersJSON: Provenance.encodeParameters(settings))
             provenance.outputs = [OutputFileRecord(file: FilePath(output).lastComponent?.string ?? output,

@@ -50,7 +50,7 @@ extension CaptureFormat: SignalExportingFormat {
 /// Where a capture's samples fall in the signal file: frames written, the segment under way and the run of filled
 /// (lost) samples under way, each segment's first frame; annotations for lost samples and discontinuities.
 private struct SignalTimeline {
-    private(set) var frames = 0
+    private var frames = 0
     private var segment: Int?
     private var filledRun: (start: Int, count: Int)?
     /// The frame at which each segment's sample index 0 lies.
