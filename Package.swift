@@ -111,6 +111,7 @@ let package = Package(
         .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport", "Tables", "TableWriters", "Reports", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Tables", "TableWriters", "TestSupport"]),
         .testTarget(name: "SignalFilesTests", dependencies: ["SignalFiles", "Tables", "TestSupport"]),
+        .testTarget(name: "HashingTests", dependencies: ["Hashing", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "TestSupport"]),
         .testTarget(name: "BrainiacTests", dependencies: ["Brainiac", "TableWriters", "TestSupport"]),
         .testTarget(name: "InteractLogTests", dependencies: ["InteractLog", "TestSupport"]),

@@ -6,14 +6,17 @@ import Synchronization
 /// them: an input read and decoded, an output made and written. The hash is a sixth of a capture's conversion; on
 /// a second core it costs next to nothing.
 ///
-/// The hasher owns two buffers, used in turn: ``fill(_:then:)`` lets the caller fill the next one, queues its hash,
-/// and hands the filled bytes to the caller's work (which may only read them). A buffer is filled again only once
-/// its hash is done, so neither side ever sees bytes change under it. ``fill(_:thenInBackground:)`` queues the
-/// work too, after the hash (an output's write: the caller makes the next chunk meanwhile).
+/// The hasher owns three buffers, used in turn: ``fill(_:then:)`` lets the caller fill the next one, queues its
+/// hash, and hands the filled bytes to the caller's work (which may only read them). A buffer is filled again only
+/// once its hash (and its queued work) is done, so neither side ever sees bytes change under it.
+/// ``fill(_:thenInBackground:)`` queues the work too, on a third thread once the chunk is hashed (an output's write:
+/// the caller makes the next chunk, the hasher hashes it, while the last one is written).
 public final class BackgroundSHA256: @unchecked Sendable {
     // @unchecked: `hasher` and `size` are touched only on `queue`; each buffer is written only after its semaphore
-    // is taken back from the hash that reads it, and is otherwise read-only.
+    // is taken back from the hash (and work) that reads it, and is otherwise read-only.
     private let queue = DispatchQueue(label: "brainbatch.sha256")
+    /// Runs the work of ``fill(_:thenInBackground:)``, in order, each chunk's once it is hashed.
+    private let workQueue = DispatchQueue(label: "brainbatch.sha256.work")
     private var hasher = SHA256()
     private var size = 0
     private let buffers: [UnsafeMutableRawBufferPointer]
@@ -22,10 +25,11 @@ public final class BackgroundSHA256: @unchecked Sendable {
     /// The first error of work queued by ``fill(_:thenInBackground:)``.
     private let backgroundError = Mutex<(any Error)?>(nil)
 
-    /// Two buffers of `bufferSize` bytes.
+    /// Three buffers of `bufferSize` bytes: one being filled, one being hashed, one handed to the work. (With two,
+    /// a chunk's hash waited for the last chunk's write, and an output was made at the pace of both.)
     public init(bufferSize: Int) {
-        buffers = (0..<2).map { _ in .allocate(byteCount: max(1, bufferSize), alignment: 16) }
-        free = (0..<2).map { _ in DispatchSemaphore(value: 1) }
+        buffers = (0..<3).map { _ in .allocate(byteCount: max(1, bufferSize), alignment: 16) }
+        free = (0..<3).map { _ in DispatchSemaphore(value: 1) }
     }
 
     // Each queued hash holds the hasher, so this runs once the last one is done (perhaps on the queue).
@@ -49,21 +53,23 @@ public final class BackgroundSHA256: @unchecked Sendable {
         return count
     }
 
-    /// Like ``fill(_:then:)``, but `body` runs on the hasher's queue once the chunk is hashed, while the caller fills
-    /// the next buffer; `body`'s first error is thrown by the next call and by ``finishBackgroundWork()`` (after it,
-    /// no chunk is hashed or handed on).
+    /// Like ``fill(_:then:)``, but `body` runs on a thread of its own once the chunk is hashed (the chunks' bodies
+    /// one at a time, in order), while the caller fills the next buffer and the hasher hashes the last one; `body`'s
+    /// first error is thrown by the next call and by ``finishBackgroundWork()`` (after it, no chunk is handed on).
     @discardableResult
     public func fill(_ fill: (UnsafeMutableRawBufferPointer) throws -> Int,
                      thenInBackground body: @escaping @Sendable (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
         if let error = backgroundError.withLock({ $0 }) { throw error }
         guard let (index, count) = try take(fill) else { return 0 }
         queue.async { [self] in
-            defer { free[index].signal() }
-            guard backgroundError.withLock({ $0 == nil }) else { return }
             let bytes = UnsafeRawBufferPointer(rebasing: buffers[index][0..<count])
             hasher.update(bufferPointer: bytes)
             size += count
-            do { try body(bytes) } catch { backgroundError.withLock { if $0 == nil { $0 = error } } }
+            workQueue.async { [self] in
+                defer { free[index].signal() }
+                guard backgroundError.withLock({ $0 == nil }) else { return }
+                do { try body(UnsafeRawBufferPointer(rebasing: buffers[index][0..<count])) } catch { backgroundError.withLock { if $0 == nil { $0 = error } } }
+            }
         }
         return count
     }
@@ -72,7 +78,7 @@ public final class BackgroundSHA256: @unchecked Sendable {
     /// buffer still taken (the queued hash frees it), or `nil` when nothing was written (the buffer freed again).
     private func take(_ fill: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows -> (index: Int, count: Int)? {
         let index = next
-        next = 1 - next
+        next = (next + 1) % buffers.count
         free[index].wait()
         let count: Int
         do { count = min(try fill(buffers[index]), buffers[index].count) } catch {
@@ -94,7 +100,9 @@ public final class BackgroundSHA256: @unchecked Sendable {
 
     /// Waits until every queued hash and work is done (before closing what the work writes to, after an error).
     public func waitForQueuedWork() {
+        // Work is queued by the hashes: once they are done, all of it is queued.
         queue.sync {}
+        workQueue.sync {}
     }
 
     /// The digest (32 bytes) and the byte count of every chunk so far, once their hashes are done.
