@@ -62,4 +62,38 @@ struct ChannelExtremes {
         }
         return nil
     }
+
+    /// Takes in `frameCount` frames (frame-major) of whole counts of a grid, each value `count / stepsPerUnit`
+    /// (all finite).
+    mutating func include(counts: UnsafeBufferPointer<Int32>, frameCount: Int, stepsPerUnit: Double) {
+        let channels = low.count
+        let count = frameCount * channels
+        guard frameCount > 0 else { return }
+        var lowest = [Int32](repeating: .max, count: channels), highest = [Int32](repeating: .min, count: channels)
+        if channels == 4 {
+            // A frame per step, as for values.
+            var low4 = SIMD4<Int32>(repeating: .max), high4 = SIMD4<Int32>(repeating: .min)
+            var index = 0
+            while index < count {
+                let frame = SIMD4(counts[index], counts[index + 1], counts[index + 2], counts[index + 3])
+                low4 = pointwiseMin(low4, frame)
+                high4 = pointwiseMax(high4, frame)
+                index += 4
+            }
+            for channel in 0..<4 { (lowest[channel], highest[channel]) = (low4[channel], high4[channel]) }
+        } else {
+            for channel in 0..<channels {
+                var index = channel
+                while index < count {
+                    lowest[channel] = min(lowest[channel], counts[index])
+                    highest[channel] = max(highest[channel], counts[index])
+                    index += channels
+                }
+            }
+        }
+        for channel in 0..<channels {
+            low[channel] = min(low[channel], Double(lowest[channel]) / stepsPerUnit)
+            high[channel] = max(high[channel], Double(highest[channel]) / stepsPerUnit)
+        }
+    }
 }

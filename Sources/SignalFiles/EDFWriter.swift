@@ -69,6 +69,31 @@ final class EDFWriter: SignalFileWriter {
     /// shared, not copied. An error the worker met (a value that is not finite, the scratch file unwritable) is
     /// thrown by the next call, or by ``finish()``.
     func append(_ values: [Double], channelCount: Int) throws {
+        try handOver(valueCount: values.count, channelCount: channelCount) { scratch, frameCount in
+            try values.withUnsafeBufferPointer { try scratch.append($0, frameCount: frameCount) }
+        }
+    }
+
+    /// A BDF whose channels share a grid keeps its scratch in counts of it (``ScratchEncoding``).
+    var storesGridCounts: Bool {
+        if case .gridCounts? = scratch?.encoding { true } else { false }
+    }
+
+    /// Like ``append(_:channelCount:)``; counts of the scratch's own grid go in as they are (a BDF of the Brainiac's
+    /// nV), others as their values.
+    func append(gridCounts counts: [Int32], stepsPerUnit: Double, channelCount: Int) throws {
+        guard case .gridCounts(stepsPerUnit)? = scratch?.encoding else {
+            try append(counts.map { Double($0) / stepsPerUnit }, channelCount: channelCount)
+            return
+        }
+        try handOver(valueCount: counts.count, channelCount: channelCount) { scratch, frameCount in
+            try counts.withUnsafeBufferPointer { try scratch.append(counts: $0, frameCount: frameCount) }
+        }
+    }
+
+    /// Queues `take` on the worker for `valueCount / channelCount` frames, once fewer than two batches wait.
+    private func handOver(valueCount: Int, channelCount: Int,
+                          _ take: @escaping @Sendable (SignalScratch, Int) throws -> Void) throws {
         guard let description, let scratch else {
             throw SignalFileError.invalidSignal(path: path, reason: "samples before the signal was started")
         }
@@ -77,15 +102,13 @@ final class EDFWriter: SignalFileWriter {
         guard channelCount == count else {
             throw SignalFileError.invalidSignal(path: path, reason: "frames of \(channelCount) values for \(count) channels")
         }
-        let frameCount = values.count / count
+        let frameCount = valueCount / count
         queued.wait()
         let (queued, workerError) = (self.queued, self.workerError)
         worker.async {
             defer { queued.signal() }
             guard workerError.value == nil else { return }
-            do { try values.withUnsafeBufferPointer { try scratch.append($0, frameCount: frameCount) } } catch {
-                workerError.record(error)
-            }
+            do { try take(scratch, frameCount) } catch { workerError.record(error) }
         }
     }
 

@@ -60,7 +60,36 @@ final class SignalScratch: @unchecked Sendable {
                                                    low: extremes.low[channel], high: extremes.high[channel])
             }
         }
-        let count = frameCount * channelCount, valueBytes = encoding.bytesPerValue
+        try store(frameCount: frameCount) { target, first, count in
+            switch encoding {
+            case .float64:
+                target.copyMemory(from: values.baseAddress! + first, byteCount: count * 8)
+            case .gridCounts(let stepsPerUnit):
+                let counts = target.bindMemory(to: Int32.self, capacity: count)
+                for index in 0..<count {
+                    counts[index] = PhysicalRange.nearestCount(values[first + index] * stepsPerUnit)
+                }
+            }
+        }
+    }
+
+    /// Takes in `frameCount` frames (frame-major) of counts of the scratch's own grid (its encoding must be
+    /// ``ScratchEncoding/gridCounts(stepsPerUnit:)``): their extremes, then the counts as they are.
+    func append(counts: UnsafeBufferPointer<Int32>, frameCount: Int) throws {
+        guard case .gridCounts(let stepsPerUnit) = encoding else {
+            throw SignalFileError.invalidSignal(path: path, reason: "grid counts for a scratch of float64 values")
+        }
+        extremes.include(counts: counts, frameCount: frameCount, stepsPerUnit: stepsPerUnit)
+        try store(frameCount: frameCount) { target, first, count in
+            target.copyMemory(from: counts.baseAddress! + first, byteCount: count * 4)
+        }
+    }
+
+    /// Stores the values of `frameCount` frames after those taken in so far, in memory or, once the scratch has
+    /// spilled, through its write buffer: `copy(target, first, count)` puts values `first..<first + count` of the
+    /// frames, in the scratch's encoding, at `target`.
+    private func store(frameCount: Int, _ copy: (UnsafeMutableRawPointer, Int, Int) -> Void) throws {
+        let count = frameCount * channels.count, valueBytes = encoding.bytesPerValue
         // Spilled before the values that would pass the limit are added, so memory holds at most the limit.
         if file == nil, pendingBytes + count * valueBytes > memoryLimit { try spill() }
         var done = 0
@@ -73,16 +102,7 @@ final class SignalScratch: @unchecked Sendable {
                 continue
             }
             let piece = min(room, count - done)
-            let target = pending.bytes.baseAddress! + pendingBytes
-            switch encoding {
-            case .float64:
-                target.copyMemory(from: values.baseAddress! + done, byteCount: piece * valueBytes)
-            case .gridCounts(let stepsPerUnit):
-                let counts = target.bindMemory(to: Int32.self, capacity: piece)
-                for index in 0..<piece {
-                    counts[index] = PhysicalRange.nearestCount(values[done + index] * stepsPerUnit)
-                }
-            }
+            copy(pending.bytes.baseAddress! + pendingBytes, done, piece)
             pendingBytes += piece * valueBytes
             done += piece
         }

@@ -88,6 +88,16 @@ public protocol SignalSink: AnyObject {
     /// instead of a copy (a caller that changes its array afterwards gets a copy of its own then, as arrays are
     /// values); the default reads it in place.
     func append(_ values: [Double], channelCount: Int) throws
+    /// Appends frames of whole steps of a grid every channel declares (``SignalChannel/grid``): each value is
+    /// `counts[i] / stepsPerUnit` (the Brainiac's nV counts, 1000 to the µV). A writer that stores such counts takes
+    /// them as they are (no conversion to float64 and back); the default hands their values to
+    /// ``append(_:channelCount:)``.
+    func append(gridCounts counts: [Int32], stepsPerUnit: Double, channelCount: Int) throws
+    /// Whether the sink stores every value as a whole number of steps of the channels' grid (a BDF whose channels
+    /// declare one), rounding a value off the grid to the nearest step: a source may then round its values and
+    /// hand them over as ``append(gridCounts:stepsPerUnit:channelCount:)`` counts, losing nothing the sink keeps.
+    /// Known once the signal has begun; the default is false.
+    var storesGridCounts: Bool { get }
     /// Adds an annotation.
     func annotate(_ annotation: SignalAnnotation)
 }
@@ -96,6 +106,12 @@ extension SignalSink {
     public func append(_ values: [Double], channelCount: Int) throws {
         guard channelCount > 0 else { return }
         try values.withUnsafeBufferPointer { try append($0, frameCount: values.count / channelCount) }
+    }
+
+    public var storesGridCounts: Bool { false }
+
+    public func append(gridCounts counts: [Int32], stepsPerUnit: Double, channelCount: Int) throws {
+        try append(counts.map { Double($0) / stepsPerUnit }, channelCount: channelCount)
     }
 }
 

@@ -29,6 +29,22 @@ struct ChannelExtremesTests {
         }
     }
 
+    @Test("Extremes of grid counts equal a plain per-channel min and max of their values, in batches",
+          arguments: [1, 3, 4, 5])
+    func extremesOfCounts(channels: Int) {
+        var extremes = ChannelExtremes(channels: channels)
+        var all: [Int32] = []
+        for (batch, frames) in [1, 250, 7, 1000].enumerated() {
+            let counts = Self.values(frames: frames, channels: channels, seed: batch).map { Int32($0 * 8) * 3001 }
+            all += counts
+            counts.withUnsafeBufferPointer { extremes.include(counts: $0, frameCount: frames, stepsPerUnit: 1000) }
+        }
+        for channel in 0..<channels {
+            let column = stride(from: channel, to: all.count, by: channels).map { Double(all[$0]) / 1000 }
+            #expect(extremes.low[channel] == column.min() && extremes.high[channel] == column.max(), "channel \(channel)")
+        }
+    }
+
     @Test("Signed zeros as extremes: the first one met is kept, as a plain minimum and maximum keep it", arguments: [3, 4])
     func signedZeros(channels: Int) {
         // Channel 0 meets 0 then −0, channel 1 −0 then 0; the other channels' values lie away from zero.

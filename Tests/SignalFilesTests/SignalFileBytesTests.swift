@@ -214,6 +214,47 @@ struct SignalFileBytesTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["x.bdf"])
     }
 
+    @Test("Whole grid steps handed over as counts give the file their values give (every format, scratch in memory or spilled)",
+          arguments: [(SignalFileKind.bdf, 0.001 as Double?), (.bdf, 0.01), (.bdf, nil), (.edf, 0.001), (.brainVision, 0.001)],
+          [SignalScratch.defaultMemoryLimit, 20_000])
+    func gridCountsHandedOver(_ format: (kind: SignalFileKind, grid: Double?), scratchMemoryLimit: Int) throws {
+        let (kind, grid) = format
+        // 2,600 frames of 4 channels in whole nV (a Brainiac's values), handed over in batches of 700 frames.
+        let frames = 2_600, channels = 4
+        let counts = (0..<(frames * channels)).map { Int32((sin(Double($0) * 0.021) * 80_000).rounded()) - 3 }
+        func write(asCounts: Bool) throws -> (files: [String: [UInt8]], storesCounts: Bool) {
+            let folder = TestSupport.temporaryFolder()
+            let path = folder.appendingPathComponent("x." + kind.rawValue).path
+            let writer: SignalFileWriter = kind == .brainVision ? makeSignalFileWriter(kind, path: path)
+                : EDFWriter(path: path, kind: kind, scratchMemoryLimit: scratchMemoryLimit)
+            try writer.begin(SignalDescription(channels: (0..<channels).map { SignalChannel(label: "C\($0)", grid: grid) },
+                                               samplingRate: 250))
+            let storesCounts = writer.storesGridCounts
+            for start in stride(from: 0, to: frames, by: 700) {
+                let batch = Array(counts[(start * channels)..<(min(frames, start + 700) * channels)])
+                if asCounts {
+                    try writer.append(gridCounts: batch, stepsPerUnit: 1000, channelCount: channels)
+                } else {
+                    try writer.append(batch.map { Double($0) / 1000 }, channelCount: channels)
+                }
+            }
+            writer.annotate(SignalAnnotation(onset: 2, duration: 0.5, description: "BAD_lost_samples"))
+            let summary = try writer.finish()
+            var files: [String: [UInt8]] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+                files[name] = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+            }
+            #expect(summary.channels.map(\.minimum) == (0..<channels).map { channel in
+                Double(stride(from: channel, to: counts.count, by: channels).map { counts[$0] }.min()!) / 1000
+            })
+            return (files, storesCounts)
+        }
+        let values = try write(asCounts: false), handed = try write(asCounts: true)
+        #expect(!values.files.isEmpty && handed.files == values.files)
+        // Only a BDF whose channels share a grid keeps counts (of 1 nV here); the others are handed values.
+        #expect(handed.storesCounts == (kind == .bdf && grid != nil))
+    }
+
     @Test("The scratch in memory and spilled to a file give the same bytes (EDF, BDF of doubles, BDF of grid counts)",
           arguments: [(SignalFileKind.edf, nil as Double?), (.bdf, nil), (.bdf, 0.001)])
     func scratchSpill(kind: SignalFileKind, grid: Double?) throws {

@@ -24,6 +24,15 @@ public enum BrainiacScaling {
         return nearest.replacing(with: nearest - 1, where: nearest .> product)
     }
 
+    /// Four values in nV as whole nV, each the nearest (ties to even): received samples are whole already
+    /// (`floor(raw × K)`), interpolated fills are rounded. For |value| < 2^31, which every Brainiac value is
+    /// (|raw × K| < 2^24): the low 32 bits of `value + 1.5 × 2^52` hold the nearest whole number.
+    @inlinable @inline(__always)
+    public static func wholeNanovolts(_ nanovolts: SIMD4<Double>) -> SIMD4<Int32> {
+        let shifted = nanovolts + SIMD4(repeating: 0x1.8p52)
+        return SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(shifted, to: SIMD4<Int64>.self))
+    }
+
     /// The raw count a synthesizer writes for a value: `clamp(round_half_away(v / K), −32768, 32767)`.
     public static func rawCount(nanovolts value: Double) -> Int16 {
         let rounded = (value / nanovoltsPerCount).rounded()

@@ -2,7 +2,9 @@ import Tables
 
 /// A Brainiac capture as a signal file (`bt-decode capture.bin -o capture.bdf`, docs/bids.md): T3, O1, T4, O2 in
 /// µV on the device clock, every value a whole number of nV (the channel grid is 0.001 µV, so BDF holds them
-/// exactly).
+/// exactly). A sink that stores whole steps of the grid (a BDF: ``SignalSink/storesGridCounts``) is handed the
+/// whole nV as they are, an interpolated fill rounded to the nearest nV as it would round it; any other sink gets
+/// the values in µV, fills unrounded.
 ///
 /// The file is continuous on the device clock: lost samples are filled (linear interpolation, as
 /// `--gaps fill`; the tool asks the decoder for it) and each run of them is annotated `BAD_lost_samples` at its
@@ -17,7 +19,9 @@ extension CaptureFormat: SignalExportingFormat {
     public func readSignal(_ input: InputSource, into sink: SignalSink) throws -> Decoded {
         let rate = BrainiacHeadband.samplingRate
         try sink.begin(SignalDescription(
-            channels: BrainiacHeadband.channelNames.map { SignalChannel(label: $0, type: "EEG", unit: "uV", grid: 0.001) },
+            channels: BrainiacHeadband.channelNames.map {
+                SignalChannel(label: $0, type: "EEG", unit: "uV", grid: 1 / Self.nanovoltsPerMicrovolt)
+            },
             samplingRate: rate, equipment: "Brainiac"))
         var timeline = SignalTimeline()
         let analysis = options.analysis.map {
@@ -27,14 +31,26 @@ extension CaptureFormat: SignalExportingFormat {
         func collect(_ table: Table) {
             marks += Self.analysisAnnotations(table)
         }
+        let asCounts = sink.storesGridCounts
         let decoded = try decode(input) { batch in
             // A new array per batch: the writer keeps it (no copy) while this goes on decoding.
-            let values = [Double](unsafeUninitializedCapacity: batch.count * 4) { values, initialized in
-                guard let first = values.baseAddress else { initialized = 0; return }
-                timeline.take(batch, into: UnsafeMutableRawPointer(first), annotate: sink.annotate)
-                initialized = batch.count * 4
+            if asCounts {
+                let counts = [Int32](unsafeUninitializedCapacity: batch.count * 4) { counts, initialized in
+                    timeline.take(batch, annotate: sink.annotate) { index, nanovolts in
+                        counts.storeFrame(BrainiacScaling.wholeNanovolts(nanovolts), at: index)
+                    }
+                    initialized = batch.count * 4
+                }
+                try sink.append(gridCounts: counts, stepsPerUnit: Self.nanovoltsPerMicrovolt, channelCount: 4)
+            } else {
+                let values = [Double](unsafeUninitializedCapacity: batch.count * 4) { values, initialized in
+                    timeline.take(batch, annotate: sink.annotate) { index, nanovolts in
+                        values.storeFrame(nanovolts / Self.nanovoltsPerMicrovolt, at: index)
+                    }
+                    initialized = batch.count * 4
+                }
+                try sink.append(values, channelCount: 4)
             }
-            try sink.append(values, channelCount: 4)
             for table in analysis?.consume(batch) ?? [] where table.rowCount > 0 { collect(table) }
         }
         timeline.closeRun(annotate: sink.annotate)
@@ -45,6 +61,9 @@ extension CaptureFormat: SignalExportingFormat {
         }
         return decoded
     }
+
+    /// The channels' grid steps to the µV: values go to the sink as whole nV.
+    static let nanovoltsPerMicrovolt = 1000.0
 }
 
 /// Where a capture's samples fall in the signal file: frames written, the segment under way and the run of filled
@@ -56,10 +75,12 @@ private struct SignalTimeline {
     /// The frame at which each segment's sample index 0 lies.
     private(set) var segmentStarts: [Int: Int] = [:]
 
-    /// Takes a batch of samples: their values in µV, four to a frame, into `frameStore`, and the annotations of
-    /// what they start or end. (A mutating method, so the loop's state stays in registers.)
-    mutating func take(_ batch: [BrainiacSample], into frameStore: UnsafeMutableRawPointer,
-                       annotate: (SignalAnnotation) -> Void) {
+    /// Takes a batch of samples: hands each one's frame index within the batch and its values in nV to `store`,
+    /// and annotates what they start or end. (A mutating method, so the loop's state stays in registers; inlined,
+    /// so that `store` is too.)
+    @inline(__always)
+    mutating func take(_ batch: [BrainiacSample], annotate: (SignalAnnotation) -> Void,
+                       store: (Int, SIMD4<Double>) -> Void) {
         let rate = BrainiacHeadband.samplingRate
         for (index, sample) in batch.enumerated() {
             if sample.segment != segment {
@@ -76,8 +97,7 @@ private struct SignalTimeline {
                 closeRun(annotate: annotate)
             }
             frames += 1
-            // A frame's four values are the sample's four, stored at once.
-            frameStore.storeBytes(of: sample.nanovolts / 1000, toByteOffset: index * 32, as: SIMD4<Double>.self)
+            store(index, sample.nanovolts)
         }
     }
 
@@ -126,5 +146,14 @@ extension CaptureFormat {
         default:
             return []
         }
+    }
+}
+
+extension UnsafeMutableBufferPointer {
+    /// Stores a frame's four values at once, as frame `index` of a frame-major buffer of four channels.
+    @inline(__always)
+    fileprivate func storeFrame(_ frame: SIMD4<Element>, at index: Int) where Element: SIMDScalar {
+        UnsafeMutableRawPointer(baseAddress!).storeBytes(of: frame, toByteOffset: index * MemoryLayout<SIMD4<Element>>.stride,
+                                                         as: SIMD4<Element>.self)
     }
 }
