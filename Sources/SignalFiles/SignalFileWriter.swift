@@ -85,15 +85,6 @@ public struct SignalFileSummary: Sendable, Equatable, Encodable {
     }
 }
 
-/// A number in plain decimal notation, shortest form (no exponent), for EDF text fields and summaries.
-func formatNumber(_ value: Double, maxFractionDigits: Int = 9) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-    var text = String(format: "%.\(maxFractionDigits)f", value)
-    while text.hasSuffix("0") { text.removeLast() }
-    if text.hasSuffix(".") { text.removeLast() }
-    return text == "-0" ? "0" : text
-}
-
 extension SignalStart {
     /// `yyyy-MM-ddTHH:mm:ss` with the fraction of a second when there is one.
     var iso8601: String {
