@@ -10,6 +10,9 @@ struct EDFAnnotationLayout {
     /// faulty 10-hour capture has 300,000 of them.
     private let talBytes: [UInt8]
     private let talStarts: [Int]
+    /// Every record's time-keeping TAL, one after the other, and where each starts (one more entry: the end).
+    private let keepingBytes: [UInt8]
+    private let keepingStarts: [Int]
     /// The annotations of record `r` are `recordFirst[r]..<recordFirst[r + 1]` (placed in onset order, a record's
     /// are consecutive).
     private let recordFirst: [Int]
@@ -29,7 +32,15 @@ struct EDFAnnotationLayout {
         talBytes = bytes
         talStarts = starts
         let lengths = zip(starts.dropFirst(), starts).map { $0 - $1 }
-        let keeping = (0..<max(recordCount, 1)).map { Self.timeKeeping(Double($0) * recordDuration).count }
+        var keepingBytes: [UInt8] = [], keepingStarts = [0]
+        keepingStarts.reserveCapacity(max(recordCount, 1) + 1)
+        for record in 0..<max(recordCount, 1) {
+            keepingBytes += Self.timeKeeping(Double(record) * recordDuration)
+            keepingStarts.append(keepingBytes.count)
+        }
+        self.keepingBytes = keepingBytes
+        self.keepingStarts = keepingStarts
+        let keeping = zip(keepingStarts.dropFirst(), keepingStarts).map { $0 - $1 }
         let maxKeeping = keeping.max() ?? 0
         let total = bytes.count
         let largest = lengths.max() ?? 0
@@ -69,12 +80,24 @@ struct EDFAnnotationLayout {
 
     /// The annotation bytes of record `record`.
     func bytes(record: Int) -> [UInt8] {
-        var out = Self.timeKeeping(Double(record) * recordDuration)
-        if record + 1 < recordFirst.count {
-            out += talBytes[talStarts[recordFirst[record]]..<talStarts[recordFirst[record + 1]]]
+        [UInt8](unsafeUninitializedCapacity: bytesPerRecord) { buffer, count in
+            write(record: record, to: UnsafeMutableRawPointer(buffer.baseAddress!))
+            count = bytesPerRecord
         }
-        out += [UInt8](repeating: 0, count: bytesPerRecord - out.count)
-        return out
+    }
+
+    /// Writes the ``bytesPerRecord`` annotation bytes of record `record` at `out`.
+    func write(record: Int, to out: UnsafeMutableRawPointer) {
+        var at = 0
+        func put(_ bytes: ArraySlice<UInt8>) {
+            bytes.withUnsafeBytes { (out + at).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            at += bytes.count
+        }
+        put(keepingBytes[keepingStarts[record]..<keepingStarts[record + 1]])
+        if record + 1 < recordFirst.count, recordFirst[record] < recordFirst[record + 1] {
+            put(talBytes[talStarts[recordFirst[record]]..<talStarts[recordFirst[record + 1]]])
+        }
+        (out + at).initializeMemory(as: UInt8.self, repeating: 0, count: bytesPerRecord - at)
     }
 
     /// `+<onset>␔␔␀`: the record's start in seconds.

@@ -194,6 +194,9 @@ final class EDFWriter: SignalFileWriter {
                                                                 alignment: 8)
             defer { values.deallocate() }
             let offsets = ranges.map { encoding.countOffset(for: $0) }
+            // Every channel's digit its count less a constant (a BDF of whole grid steps): a record at a time.
+            let countOffsets = offsets.map { $0.flatMap(Int32.init(exactly:)) }
+            let recordOffsets: [Int32]? = countOffsets.allSatisfy { $0 != nil } ? countOffsets.map { $0! } : nil
             var record = 0
             while record < recordCount {
                 let records = min(chunkRecords, recordCount - record)
@@ -219,7 +222,13 @@ final class EDFWriter: SignalFileWriter {
                     let out = raw.baseAddress!
                     var at = 0
                     for r in 0..<records {
-                        for channel in 0..<count {
+                        if let recordOffsets {
+                            Self.storeRecord(source.bindMemory(to: Int32.self), firstFrame: r * perRecord,
+                                             frames: perRecord, offsets: recordOffsets, sampleBytes: sampleBytes,
+                                             into: out + at)
+                            at += perRecord * count * sampleBytes
+                        }
+                        for channel in 0..<count where recordOffsets == nil {
                             let first = r * perRecord * count + channel
                             switch (encoding, offsets[channel]) {
                             case (.float64, _):
@@ -238,9 +247,8 @@ final class EDFWriter: SignalFileWriter {
                                            at: &at) { range.digital(Double(counts[$0]) / stepsPerUnit) }
                             }
                         }
-                        let annotation = layout.bytes(record: record + r)
-                        annotation.withUnsafeBytes { (out + at).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                        at += annotation.count
+                        layout.write(record: record + r, to: out + at)
+                        at += layout.bytesPerRecord
                     }
                     return at
                 }, thenInBackground: write)
@@ -291,6 +299,49 @@ final class EDFWriter: SignalFileWriter {
             out.storeBytes(of: UInt32(truncatingIfNeeded: digit(index)).littleEndian, toByteOffset: at, as: UInt32.self)
             index += stride
             at += sampleBytes
+        }
+    }
+
+    /// Stores the digits of one record, `counts[f × channels + c] + offsets[c]` for its `frames` frames from
+    /// `firstFrame` on, little-endian in `sampleBytes` bytes each, channel after channel from `out` on.
+    ///
+    /// Frame by frame, each frame's counts read once (the channel-by-channel ``store(_:from:stride:sampleBytes:into:at:digit:)``
+    /// read them with a stride, and took a tenth of a 1-hour capture's conversion to BDF). Each digit is stored as
+    /// four bytes, the extra ones overwritten by the channel's next digit; the last frame's spill would overwrite
+    /// the next channel's first digit, so its digits are stored byte by byte. (The digits fit `sampleBytes` bytes
+    /// by the range's construction, so the additions cannot overflow.)
+    @inline(__always)
+    private static func storeRecord(_ counts: UnsafeBufferPointer<Int32>, firstFrame: Int, frames: Int,
+                                    offsets: [Int32], sampleBytes: Int, into out: UnsafeMutableRawPointer) {
+        let channels = offsets.count
+        let blockBytes = frames * sampleBytes
+        var source = counts.baseAddress! + firstFrame * channels
+        if channels == 4 {
+            let offset = SIMD4(offsets[0], offsets[1], offsets[2], offsets[3])
+            for frame in 0..<(frames - 1) {
+                let digits = UnsafeRawPointer(source).loadUnaligned(as: SIMD4<Int32>.self) &+ offset
+                let at = frame * sampleBytes
+                out.storeBytes(of: UInt32(bitPattern: digits[0]).littleEndian, toByteOffset: at, as: UInt32.self)
+                out.storeBytes(of: UInt32(bitPattern: digits[1]).littleEndian, toByteOffset: at + blockBytes, as: UInt32.self)
+                out.storeBytes(of: UInt32(bitPattern: digits[2]).littleEndian, toByteOffset: at + 2 * blockBytes, as: UInt32.self)
+                out.storeBytes(of: UInt32(bitPattern: digits[3]).littleEndian, toByteOffset: at + 3 * blockBytes, as: UInt32.self)
+                source += 4
+            }
+        } else {
+            for frame in 0..<(frames - 1) {
+                for channel in 0..<channels {
+                    out.storeBytes(of: UInt32(bitPattern: source[channel] &+ offsets[channel]).littleEndian,
+                                   toByteOffset: channel * blockBytes + frame * sampleBytes, as: UInt32.self)
+                }
+                source += channels
+            }
+        }
+        for channel in 0..<channels {
+            let digit = UInt32(bitPattern: source[channel] &+ offsets[channel])
+            for byte in 0..<sampleBytes {
+                out.storeBytes(of: UInt8(truncatingIfNeeded: digit >> (8 * byte)),
+                               toByteOffset: channel * blockBytes + (frames - 1) * sampleBytes + byte, as: UInt8.self)
+            }
         }
     }
 
