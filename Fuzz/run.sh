@@ -3,7 +3,7 @@
 # numbers per target. Exit 1 when a target found something (a crash, a trap, a timeout or an out-of-memory in
 # BrainBatch's code); its input is then in Fuzz/artifacts/<target>/ and the run's log in Fuzz/logs/<target>.log.
 #
-#   [FUZZ_BIN=.build-volume/release] Fuzz/run.sh SECONDS [TARGET...]      (default: every target)
+#   [FUZZ_BIN=.build-volume/release] [FUZZ_FORK_JOBS=2] Fuzz/run.sh SECONDS [TARGET...]      (default: every target)
 #
 # Seeds come from SampleData/, Fuzz/seeds/ and ../shared/realdata when present; they are read where they are
 # (-seed_inputs), never copied. What a run finds worth keeping goes to Fuzz/corpus/<target>/ (not committed), so
@@ -103,7 +103,9 @@ for target in "${targets[@]}"; do
     if [ "$target" = FuzzMYNDHDF5 ]; then
         # libhdf5 1.10 crashes, aborts or loops forever on some corrupt files (the tool reads them in a child
         # process for that reason); fork mode goes on after each, and triage.sh tells its faults from ours.
-        args+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+        # FUZZ_FORK_JOBS: jobs at once (default 1). Nearly every job ends in one of libhdf5's crashes within a
+        # second, and starting the next one is most of its time: on an otherwise idle machine, one per core.
+        args+=(-fork="${FUZZ_FORK_JOBS:-1}" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
     fi
     # An allocation over 256 MB stops a FuzzMYNDHDF5 run with its stack (no parser of a 16 KB input needs that
     # much; libhdf5 asks for gigabytes on some corrupt variable-length strings), so triage.sh can tell whose it

@@ -68,7 +68,9 @@ public final class BackgroundSHA256: @unchecked Sendable {
             workQueue.async { [self] in
                 defer { free[index].signal() }
                 guard backgroundError.withLock({ $0 == nil }) else { return }
-                do { try body(UnsafeRawBufferPointer(rebasing: buffers[index][0..<count])) } catch { backgroundError.withLock { if $0 == nil { $0 = error } } }
+                do { try body(UnsafeRawBufferPointer(rebasing: buffers[index][0..<count])) } catch {
+                    backgroundError.withLock { if $0 == nil { $0 = error } }
+                }
             }
         }
         return count

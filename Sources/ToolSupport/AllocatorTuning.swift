@@ -20,7 +20,7 @@ public enum AllocatorTuning {
     ///
     /// The heap is then grown once by ``hugePageHeap`` bytes, advised `MADV_HUGEPAGE`, so that the batches' memory
     /// is taken in 2 MiB pages as it is first used (as ``HugePageBuffer`` does for a signal's scratch): a 1-hour
-    /// capture to BDF took about 4,500 page faults, a tenth of its CPU time, and takes about 1,300. Nothing is
+    /// capture to BDF took about 4,400 page faults, several ms of its CPU time, and takes about 830. Nothing is
     /// taken before it is used, so a short run costs nothing more; where the kernel gives no huge pages, the heap
     /// works with small ones. Only the first call does anything (a runner's run may run inside another).
     public static func reuseFreedMemory() {
