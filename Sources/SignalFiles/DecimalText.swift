@@ -15,8 +15,8 @@ func formatNumber(_ value: Double, maxFractionDigits: Int = 9) -> String {
 }
 
 /// ``formatNumber(_:maxFractionDigits:)`` by integer arithmetic, where it gives `printf`'s digits for certain;
-/// `nil` elsewhere. An EDF+ annotation list spells two numbers per annotation, and `String(format:)` took a tenth
-/// of a 1-hour capture's conversion to BDF.
+/// `nil` elsewhere. An EDF+ annotation list spells two numbers per annotation, and `String(format:)` took about
+/// 3 ms of a 1-hour capture's conversion to BDF (1,143 annotations).
 ///
 /// `value × 10^digits` is computed with an error under 2^-10 while it stays under 2^42; when its fraction is more
 /// than 0.01 away from a half, the exact product lies on the same side of the half, so rounding the computed one

@@ -83,7 +83,7 @@ final class EDFWriter: SignalFileWriter {
     /// nV), others as their values.
     func append(gridCounts counts: [Int32], stepsPerUnit: Double, channelCount: Int) throws {
         guard case .gridCounts(stepsPerUnit)? = scratch?.encoding else {
-            try append(counts.map { Double($0) / stepsPerUnit }, channelCount: channelCount)
+            try append(Self.values(ofGridCounts: counts, stepsPerUnit: stepsPerUnit), channelCount: channelCount)
             return
         }
         try handOver(valueCount: counts.count, channelCount: channelCount) { scratch, frameCount in
@@ -305,11 +305,11 @@ final class EDFWriter: SignalFileWriter {
     /// Stores the digits of one record, `counts[f × channels + c] + offsets[c]` for its `frames` frames from
     /// `firstFrame` on, little-endian in `sampleBytes` bytes each, channel after channel from `out` on.
     ///
-    /// Frame by frame, each frame's counts read once (the channel-by-channel ``store(_:from:stride:sampleBytes:into:at:digit:)``
-    /// read them with a stride, and took a tenth of a 1-hour capture's conversion to BDF). Each digit is stored as
-    /// four bytes, the extra ones overwritten by the channel's next digit; the last frame's spill would overwrite
-    /// the next channel's first digit, so its digits are stored byte by byte. (The digits fit `sampleBytes` bytes
-    /// by the range's construction, so the additions cannot overflow.)
+    /// Frame by frame, each frame's counts read once (``store(_:from:stride:sampleBytes:into:at:digit:)`` goes
+    /// channel by channel and reads them with a stride). Each digit is stored as four bytes, the extra ones
+    /// overwritten by the channel's next digit; the last frame's spill would overwrite the next channel's first
+    /// digit, so its digits are stored byte by byte. (The digits fit `sampleBytes` bytes by the range's
+    /// construction, so the additions cannot overflow.)
     @inline(__always)
     private static func storeRecord(_ counts: UnsafeBufferPointer<Int32>, firstFrame: Int, frames: Int,
                                     offsets: [Int32], sampleBytes: Int, into out: UnsafeMutableRawPointer) {

@@ -111,7 +111,12 @@ extension SignalSink {
     public var storesGridCounts: Bool { false }
 
     public func append(gridCounts counts: [Int32], stepsPerUnit: Double, channelCount: Int) throws {
-        try append(counts.map { Double($0) / stepsPerUnit }, channelCount: channelCount)
+        try append(Self.values(ofGridCounts: counts, stepsPerUnit: stepsPerUnit), channelCount: channelCount)
+    }
+
+    /// The values of grid counts, `count / stepsPerUnit`: what a sink that does not keep counts takes.
+    public static func values(ofGridCounts counts: [Int32], stepsPerUnit: Double) -> [Double] {
+        counts.map { Double($0) / stepsPerUnit }
     }
 }
 
