@@ -126,7 +126,9 @@ for target in "${targets[@]}"; do
     execs=$(stat number_of_executed_units)
     rate=$(stat average_exec_per_sec)
     rss=$(stat peak_rss_mb)
-    if [ -z "$execs" ]; then
+    # Fork mode's parent prints no statistics of its own, or zeros when the watchdog interrupted it: then its last
+    # status line counts the jobs' executions.
+    if [ -z "$execs" ] || [ "$execs" = 0 ]; then
         execs=$(grep -a -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
         rate=$(( ${execs:-0} / (seconds > 0 ? seconds : 1) ))
         rss=$(grep -a -o 'rss: [0-9]*Mb' "$log" | tail -1 | grep -o '[0-9]*')
