@@ -31,25 +31,24 @@ extension CaptureFormat: SignalExportingFormat {
         func collect(_ table: Table) {
             marks += Self.analysisAnnotations(table)
         }
+        // A batch's frames, each sample's nV made a frame by `frame`; the timeline annotates as it goes. A new array
+        // per batch: the writer keeps it (no copy) while this goes on decoding.
+        func frames<Scalar: SIMDScalar>(_ batch: [BrainiacSample],
+                                         _ frame: (SIMD4<Double>) -> SIMD4<Scalar>) -> [Scalar] {
+            [Scalar](unsafeUninitializedCapacity: batch.count * 4) { buffer, initialized in
+                timeline.take(batch, annotate: sink.annotate) { index, nanovolts in
+                    buffer.storeFrame(frame(nanovolts), at: index)
+                }
+                initialized = batch.count * 4
+            }
+        }
         let asCounts = sink.storesGridCounts
         let decoded = try decode(input) { batch in
-            // A new array per batch: the writer keeps it (no copy) while this goes on decoding.
             if asCounts {
-                let counts = [Int32](unsafeUninitializedCapacity: batch.count * 4) { counts, initialized in
-                    timeline.take(batch, annotate: sink.annotate) { index, nanovolts in
-                        counts.storeFrame(BrainiacScaling.wholeNanovolts(nanovolts), at: index)
-                    }
-                    initialized = batch.count * 4
-                }
-                try sink.append(gridCounts: counts, stepsPerUnit: Self.nanovoltsPerMicrovolt, channelCount: 4)
+                try sink.append(gridCounts: frames(batch, BrainiacScaling.wholeNanovolts),
+                                stepsPerUnit: Self.nanovoltsPerMicrovolt, channelCount: 4)
             } else {
-                let values = [Double](unsafeUninitializedCapacity: batch.count * 4) { values, initialized in
-                    timeline.take(batch, annotate: sink.annotate) { index, nanovolts in
-                        values.storeFrame(nanovolts / Self.nanovoltsPerMicrovolt, at: index)
-                    }
-                    initialized = batch.count * 4
-                }
-                try sink.append(values, channelCount: 4)
+                try sink.append(frames(batch) { $0 / Self.nanovoltsPerMicrovolt }, channelCount: 4)
             }
             for table in analysis?.consume(batch) ?? [] where table.rowCount > 0 { collect(table) }
         }
