@@ -119,8 +119,25 @@ for target in "${targets[@]}"; do
     : > "$start"
     # A watchdog: whatever happens in a target (a crash handler waiting on a lock a fault left taken), the run ends
     # two minutes after its time with every process it started (timeout signals its process group).
-    ASAN_OPTIONS=$asan timeout -k 10 $((seconds + 120)) "$bin/$target" "${args[@]}" "corpus/$target" > "$log" 2>&1
+    # (timeout makes a process group of its own, whose ID is its process ID.) Ten seconds before it fires, the
+    # stacks of every process of the run still alive go into the log (where gdb is installed), so that a hang can
+    # be told to be in our code or in libhdf5's, which the fork-mode parent alone cannot say.
+    ASAN_OPTIONS=$asan timeout -k 10 $((seconds + 120)) "$bin/$target" "${args[@]}" "corpus/$target" > "$log" 2>&1 &
+    run=$!
+    (
+        deadline=$((SECONDS + seconds + 110))
+        while kill -0 "$run" 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 2; done
+        kill -0 "$run" 2>/dev/null && command -v gdb >/dev/null || exit 0
+        for pid in $(pgrep -g "$run"); do
+            [ "$pid" = "$run" ] && continue
+            echo "run.sh: still running after $((seconds + 110)) s: $(tr '\0' ' ' < /proc/$pid/cmdline 2>/dev/null)"
+            gdb -batch -p "$pid" -ex 'thread apply all bt 40' 2>&1 | grep -a '^#\|^Thread'
+        done >> "$log"
+    ) &
+    stack_watch=$!
+    wait "$run"
     rc=$?
+    wait "$stack_watch"
     # Numbers: the final statistics (a normal run) or the last status line (fork mode).
     stat() { grep -a -o "stat::$1: *[0-9]*" "$log" | tail -1 | grep -o '[0-9]*$'; }
     execs=$(stat number_of_executed_units)
