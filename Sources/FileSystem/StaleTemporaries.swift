@@ -6,8 +6,18 @@ import Darwin
 import SystemPackage
 
 /// Temporaries left by runs that were killed (SIGKILL, a power cut): recognised by name, `.<name>.tmp-<pid>` (or
-/// that with a suffix, `.<name>.tmp-<pid>.schema.json`), and by their process being gone.
+/// that with one of the suffixes the writers use, ``temporarySuffixes``), and by their process being gone.
 extension FileSystem {
+    /// What the writers put after `.<name>.tmp-<pid>`: nothing (the output itself), a single CSV's sidecars
+    /// (`.schema.json`, `.provenance.json`), the old provenance set aside during a commit (`.previous.json`) and the
+    /// old folder an earlier version's commit moved aside (`.old`). A name with any other suffix is not taken for a
+    /// temporary, so that a file a researcher named alike (`.out.h5.tmp-20240101.bak`) is never removed.
+    public static let temporarySuffixes: Set<String> = ["", ".schema.json", ".provenance.json", ".previous.json", ".old"]
+
+    /// The largest process ID Linux gives (`PID_MAX_LIMIT` on 64-bit systems, 2²²): a larger number after `.tmp-`
+    /// is not a pid, so the name is not a temporary's.
+    static let largestProcessID: Int32 = 1 << 22
+
     /// A temporary sibling of an output left by a process that no longer runs.
     public struct StaleTemporary: Equatable, Sendable {
         public var path: FilePath
@@ -31,8 +41,8 @@ extension FileSystem {
             let rest = name.dropFirst(prefix.count)
             let digits = rest.prefix(while: \.isASCII).prefix(while: \.isNumber)
             let suffix = String(rest.dropFirst(digits.count))
-            guard !digits.isEmpty, digits.count <= 10, let pid = Int32(digits), pid > 0,
-                  suffix.isEmpty || suffix.hasPrefix(".") else { continue }
+            guard !digits.isEmpty, digits.count <= 10, let pid = Int32(digits), pid > 0, pid <= largestProcessID,
+                  temporarySuffixes.contains(suffix) else { continue }
             let entry = parent.appending(name)
             var info = stat()
             guard lstat(entry.string, &info) == 0 else { continue }

@@ -49,7 +49,7 @@ struct RunSafetyTests {
         }
     }
 
-    @Test("Stale temporaries: .<name>.tmp-<pid>[suffix] of a gone process, files and folders; not a live process's, not another output's, not other names")
+    @Test("Stale temporaries: .<name>.tmp-<pid>[suffix] of a gone process, files and folders; not a live process's, not another output's, not other names, not other suffixes, not numbers beyond any pid")
     func staleTemporaries() throws {
         let folder = TestSupport.temporaryFolder()
         let dead = try TestSupport.endedProcessID()
@@ -62,7 +62,8 @@ struct RunSafetyTests {
         let own = getpid()
         let files = [".out.h5.tmp-\(dead)", ".out.h5.tmp-\(dead).schema.json", ".out.h5.tmp-\(live)",
                      ".out.h5.tmp-\(own)", ".other.h5.tmp-\(dead)", ".out.h5.tmp-x\(dead)", ".out.h5.tmp-\(dead)x",
-                     "out.h5.tmp-\(dead)", "notes.txt"]
+                     "out.h5.tmp-\(dead)", "notes.txt", ".out.h5.tmp-\(dead).bak", ".out.h5.tmp-\(dead).schema.json~",
+                     ".out.h5.tmp-20240101", ".out.h5.tmp-20240101.schema.json"]
         for name in files { try Data("x".utf8).write(to: folder.appendingPathComponent(name)) }
         try FileManager.default.createDirectory(at: folder.appendingPathComponent(".out.h5.tmp-\(dead).old"),
                                                 withIntermediateDirectories: false)
