@@ -12,7 +12,8 @@ import SystemPackage
 ///   (`.<name>.tmp-<pid>` beside it, so the rename stays on one file system and a crash leaves a name that says
 ///   whose it was);
 /// - ``replaceAtomically(_:with:)``: a whole file written to that sibling, flushed to disk and renamed over the
-///   destination, which is then either the old file or the new one, never a part;
+///   destination, which is then either the old file or the new one, never a part; ``stage(_:writing:)`` the same
+///   in two steps (``StagedFile``), for files that are renamed into place together;
 /// - ``create(_:)``, ``write(_:to:path:)``, ``sync(_:path:)``, ``close(_:path:)`` and
 ///   ``rename(_:to:)``: the single steps, for writers that stream;
 /// - ``message(_:)``: the system's text for an error number, for the errors of calls made elsewhere;
@@ -61,27 +62,8 @@ public enum FileSystem {
     /// it is; a file-system error names `path`.
     public static func replaceAtomically(_ path: FilePath,
                                          writing body: (_ append: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
-        let temporary = temporarySibling(of: path)
-        let cleanup = removeOnSignal(temporary)
-        defer { cleanup.end() }
-        var file: FileDescriptor?
-        do {
-            let open = try create(temporary)
-            file = open
-            try body { bytes throws(FileSystemError) in try write(bytes, to: open, path: temporary) }
-            try sync(open, path: temporary)
-            file = nil
-            try close(open, path: temporary)
-            try deferringSignals { () throws(FileSystemError) in try rename(temporary, to: path) }
-        } catch let error as FileSystemError {
-            try? file?.close()
-            unlink(temporary.string)
-            throw FileSystemError(path: path, operation: error.operation, errno: error.errno)
-        } catch {
-            try? file?.close()
-            unlink(temporary.string)
-            throw error
-        }
+        let staged = try stage(path, writing: body)
+        try deferringSignals { () throws(FileSystemError) in try staged.commit() }
     }
 
     /// Creates `path` for writing (emptied if it exists; mode 0666 less the umask).

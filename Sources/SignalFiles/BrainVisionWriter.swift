@@ -9,14 +9,17 @@ import Tables
 /// endian, multiplexed: one value per channel per sample), `<stem>.vmrk` (the annotations as markers) and
 /// `<stem>.vhdr` (the header naming both), all UTF-8.
 ///
-/// Samples go straight to the temporary sibling of the `.eeg` (flat memory); ``finish()`` writes the marker file
-/// and the header, then renames the data, the markers and the header last into place. float32 keeps 24
+/// Samples go straight to the temporary sibling of the `.eeg` (flat memory); ``finishTemporaries()`` writes the
+/// marker file and the header beside it, and ``commit()`` renames the data, the markers and the header last into
+/// place. float32 keeps 24
 /// significant bits: a value is stored within 2⁻²⁴ of itself (the Brainiac's nV within 1 nV up to 16.7 mV).
 final class BrainVisionWriter: SignalFileWriter {
     let path: String
     private let dataPath: FilePath
     private let markerPath: FilePath
     private var temporaries: [FilePath]
+    /// The temporaries' removal on a signal, from the start of the signal until they are committed or discarded.
+    private var cleanups: [FileSystem.SignalCleanup] = []
     private var description: SignalDescription?
     private var data: FileDescriptor?
     /// Hashes the `.eeg` as it is written; its buffers hold the float32 values on their way to the file.
@@ -43,7 +46,9 @@ final class BrainVisionWriter: SignalFileWriter {
         }
         self.description = description
         extremes = ChannelExtremes(channels: description.channels.count)
+        cleanups = temporaries.map { FileSystem.removeOnSignal($0) }
         do { data = try FileSystem.create(temporaries[0]) } catch {
+            discard()
             throw SignalFileError.cannotWrite(path: dataPath.string, reason: error.reason)
         }
     }
@@ -87,7 +92,7 @@ final class BrainVisionWriter: SignalFileWriter {
         annotations.append(annotation)
     }
 
-    func finish() throws -> SignalFileSummary {
+    func finishTemporaries() throws -> SignalFileSummary {
         guard let description, let data else { throw SignalFileError.invalidSignal(path: path, reason: "the input gave no signal") }
         guard frames > 0 else { throw SignalFileError.invalidSignal(path: path, reason: "the input has no samples") }
         let notes = annotations.inOnsetOrder()
@@ -101,9 +106,6 @@ final class BrainVisionWriter: SignalFileWriter {
             try FileSystem.close(data, path: temporaries[0])
             try FileSystem.replaceAtomically(temporaries[1], with: markerBytes)
             try FileSystem.replaceAtomically(temporaries[2], with: headerBytes)
-            try FileSystem.rename(temporaries[0], to: dataPath)
-            try FileSystem.rename(temporaries[1], to: markerPath)
-            try FileSystem.rename(temporaries[2], to: FilePath(path))
         } catch {
             throw SignalFileError.fileSystem(error, path: error.path.string)
         }
@@ -184,10 +186,28 @@ final class BrainVisionWriter: SignalFileWriter {
         unit == "uV" ? "µV" : unit
     }
 
+    func commit() throws {
+        guard description != nil, data == nil, !cleanups.isEmpty else {
+            throw SignalFileError.invalidSignal(path: path, reason: "the files were not finished")
+        }
+        do {
+            try FileSystem.rename(temporaries[0], to: dataPath)
+            try FileSystem.rename(temporaries[1], to: markerPath)
+            try FileSystem.rename(temporaries[2], to: FilePath(path))
+        } catch {
+            throw SignalFileError.fileSystem(error, path: error.path.string)
+        }
+        cleanups.forEach { $0.end() }
+        cleanups = []
+    }
+
     func discard() {
         if let data { try? data.close() }
         data = nil
+        guard !cleanups.isEmpty else { return }
         for file in temporaries { unlink(file.string) }
+        cleanups.forEach { $0.end() }
+        cleanups = []
     }
 }
 

@@ -9,10 +9,10 @@ import Tables
 /// The physical range of each channel can only be chosen once every value is known (``PhysicalRange``: nothing
 /// clips, the resolution is as fine as the format allows), so frames first go to a scratch (``SignalScratch``: in
 /// memory up to 16 MiB, beyond in a file beside the destination, unlinked at once; filled on a thread of its own
-/// while the caller decodes the next frames). ``finish()`` then writes the header
+/// while the caller decodes the next frames). ``finishTemporaries()`` then writes the header
 /// and the data records, each with its annotation bytes, into the temporary sibling (`.<name>.tmp-<pid>`) a chunk of
 /// records at a time, each chunk hashed (the provenance's SHA-256 without reading the file back) and written on a
-/// second thread while the next is made; then flushes it and renames it over the destination.
+/// second thread while the next is made, and flushes it; ``commit()`` renames it over the destination.
 ///
 /// The scratch holds float64 values, or, for BDF when every channel declares a grid of a whole fraction of
 /// its unit (the Brainiac's 0.001 µV), each value as a 32-bit count of grid steps (``ScratchEncoding``): half the
@@ -29,6 +29,8 @@ final class EDFWriter: SignalFileWriter {
     private var scratch: SignalScratch?
     private var annotations: [SignalAnnotation] = []
     private var temporary: FilePath
+    /// The temporary's removal on a signal, from its creation until it is committed or discarded.
+    private var cleanup: FileSystem.SignalCleanup?
     /// Takes frames into the scratch on a thread of its own, while the caller decodes the next ones.
     private let worker = DispatchQueue(label: "brainbatch.signal-scratch")
     /// Batches handed to the worker and not yet taken in: at most two, so that memory stays flat.
@@ -125,7 +127,7 @@ final class EDFWriter: SignalFileWriter {
         throw SignalFileError.samplingRate(path: path, rate: rate)
     }
 
-    func finish() throws -> SignalFileSummary {
+    func finishTemporaries() throws -> SignalFileSummary {
         guard let description, let scratch else {
             throw SignalFileError.invalidSignal(path: path, reason: "the input gave no signal")
         }
@@ -172,7 +174,9 @@ final class EDFWriter: SignalFileWriter {
                                recordCount: recordCount, recordDuration: seconds, signals: signals)
 
         let output: FileDescriptor
+        cleanup = FileSystem.removeOnSignal(temporary)
         do { output = try FileSystem.create(temporary) } catch {
+            removeTemporary()
             throw SignalFileError.cannotWrite(path: path, reason: error.reason)
         }
         // Records in chunks of 128k values, hashed on a second thread as they are written.
@@ -257,16 +261,15 @@ final class EDFWriter: SignalFileWriter {
             try hasher.finishBackgroundWork()
             try FileSystem.sync(output, path: temporary)
             try FileSystem.close(output, path: temporary)
-            try FileSystem.rename(temporary, to: FilePath(path))
         } catch let error as FileSystemError {
             hasher.waitForQueuedWork()
             try? output.close()
-            unlink(temporary.string)
+            removeTemporary()
             throw SignalFileError.fileSystem(error, path: path)
         } catch {
             hasher.waitForQueuedWork()
             try? output.close()
-            unlink(temporary.string)
+            removeTemporary()
             throw error
         }
         scratch.close()
@@ -348,10 +351,27 @@ final class EDFWriter: SignalFileWriter {
     /// The bytes a chunk buffer holds beyond its records, for ``store(_:from:stride:sampleBytes:into:at:digit:)``.
     private static let storeSlack = 4
 
+    func commit() throws {
+        guard let cleanup else { throw SignalFileError.invalidSignal(path: path, reason: "the file was not finished") }
+        do { try FileSystem.rename(temporary, to: FilePath(path)) } catch {
+            throw SignalFileError.fileSystem(error, path: path)
+        }
+        cleanup.end()
+        self.cleanup = nil
+    }
+
     func discard() {
         worker.sync {}
         scratch?.close()
         scratch = nil
+        removeTemporary()
+    }
+
+    /// Removes the temporary file, if there is one not yet committed.
+    private func removeTemporary() {
+        guard let cleanup else { return }
         unlink(temporary.string)
+        cleanup.end()
+        self.cleanup = nil
     }
 }

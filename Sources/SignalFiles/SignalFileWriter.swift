@@ -1,17 +1,32 @@
+import FileSystem
 import Foundation
 import Tables
 
-/// A writer of one signal file: a ``SignalSink`` that writes into temporary files beside the destination and puts
-/// them in place on ``finish()`` (the data first, a BrainVision header last); ``discard()`` removes them.
+/// A writer of one signal file: a ``SignalSink`` that writes into temporary files beside the destination
+/// (registered for removal on SIGINT, SIGTERM and SIGHUP), completes them on ``finishTemporaries()`` and puts them in
+/// place on ``commit()`` (the data first, a BrainVision header last); ``discard()`` removes them.
 ///
 /// A writer may take frames in on a thread of its own (EDF and BDF do): an error about some frames (a value that
-/// is not finite) is then thrown by a later ``SignalSink/append(_:frameCount:)`` or by ``finish()``, with the same
-/// message, and nothing is put in place.
+/// is not finite) is then thrown by a later ``SignalSink/append(_:frameCount:)`` or by ``finishTemporaries()``,
+/// with the same message, and nothing is put in place.
 public protocol SignalFileWriter: SignalSink {
-    /// Writes what is still to write, flushes it to the disk and renames the files into place.
-    func finish() throws -> SignalFileSummary
+    /// Writes what is still to write into the temporary files and flushes them to the disk; nothing is in place
+    /// yet (the caller writes its sidecar beside them first).
+    func finishTemporaries() throws -> SignalFileSummary
+    /// Renames the finished temporary files into place. Call it inside ``FileSystem/deferringSignals(_:)``, with
+    /// the renames of the files that go with them.
+    func commit() throws
     /// Removes every temporary file (a failed or abandoned run); the destination is untouched.
     func discard()
+}
+
+extension SignalFileWriter {
+    /// ``finishTemporaries()`` and ``commit()``, the renames not cut by a signal: for a signal file without a sidecar.
+    public func finish() throws -> SignalFileSummary {
+        let summary = try finishTemporaries()
+        try FileSystem.deferringSignals { try commit() }
+        return summary
+    }
 }
 
 /// Opens the writer for `-o path`.

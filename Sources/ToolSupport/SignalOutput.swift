@@ -9,18 +9,28 @@ import TableWriters
 /// `-o rec.bdf`, `-o rec.edf`, `-o rec.vhdr`: one input's signal as a signal file (docs/bids.md), written by the
 /// runner for a ``Tables/SignalExportingFormat``.
 ///
-/// The same rules as for tables: the destination is checked before the input is read, files go to temporary
-/// siblings and are renamed into place, nothing is replaced that a BrainBatch tool did not write. The provenance
-/// is the sidecar `<file>.provenance.json` (the tool, the command line, the input's SHA-256, the parameters, each
-/// file written with its SHA-256) with a `signal` object: channels, rate, resolution, annotations. It is written
-/// last and is what a later run recognises.
+/// The same rules as for tables: the destination is checked and locked before the input is read (one run at a
+/// time; taking the lock removes what killed runs left), files go to temporary siblings that a signal removes,
+/// nothing is replaced that a BrainBatch tool did not write. The provenance is the sidecar
+/// `<file>.provenance.json` (the tool, the command line, the input's SHA-256, the parameters, each file written
+/// with its SHA-256) with a `signal` object: channels, rate, resolution, annotations. It is what a later run
+/// recognises: every file is written in full beside its destination first, then all are renamed into place in
+/// one block that SIGINT, SIGTERM and SIGHUP do not cut, the sidecar last.
 enum SignalOutput {
     /// The provenance sidecar of a signal output.
     static func sidecar(of path: String) -> String { path + ".provenance.json" }
 
-    /// Usage and destination checks, before any input is read; the existing files' contents are checked against
-    /// their sidecar in the background (verify the result before the output is committed).
-    static func check(_ kind: SignalFileKind, output: OutputOptions, inputs: [String]) throws -> DeferredContentCheck {
+    /// The files of a signal output, the path given first: the lock is that path's, and taking it removes the
+    /// temporaries killed runs left for any of them (the EDF writer's sample scratch `<file>.samples` included).
+    static func lockedFiles(_ kind: SignalFileKind, path: String) -> [String] {
+        [path] + kind.files(for: path).filter { $0 != path } + [sidecar(of: path), path + ".samples"]
+    }
+
+    /// Usage and destination checks, before any input is read, and the output's lock (hold it until the run ends);
+    /// the existing files' contents are checked against their sidecar in the background (verify the result before
+    /// the output is committed).
+    static func check(_ kind: SignalFileKind, output: OutputOptions,
+                      inputs: [String]) throws -> (lock: OutputLock, previous: DeferredContentCheck) {
         let path = output.output
         if let table = output.table {
             throw ToolError.usage("--table \(table) chooses a table of a .csv output; -o \(path) is a \(kind.displayName) signal file")
@@ -40,12 +50,14 @@ enum SignalOutput {
             throw TableOutputError.cannotCreate(path: path, reason: "folder \(parent) does not exist")
         }
         try PreviousOutput.checkApart(files: files, from: inputs)
-        return try PreviousOutput.checkReplaceableDeferringContent(files: kind.files(for: path), sidecar: sidecar(of: path))
+        let lock = try OutputLock.acquire(forFiles: lockedFiles(kind, path: path))
+        return (lock, try PreviousOutput.checkReplaceableDeferringContent(files: kind.files(for: path), sidecar: sidecar(of: path)))
     }
 
-    /// Writes the provenance sidecar: the run's provenance with every file's SHA-256, and the signal's summary.
-    static func writeSidecar(_ summary: SignalFileSummary, path: String, provenance: Provenance,
-                             anomalies: AnomalyRows) throws {
+    /// Writes the provenance sidecar beside its place (``FileSystem/StagedFile``): the run's provenance with every
+    /// file's SHA-256, and the signal's summary.
+    static func stageSidecar(_ summary: SignalFileSummary, path: String, provenance: Provenance,
+                             anomalies: AnomalyRows) throws -> StagedFile {
         var provenance = provenance
         provenance.outputs = zip(summary.files, summary.digests).map { file, digest in
             OutputFileRecord(file: FilePath(file).lastComponent?.string ?? file, sha256: digest.hexString)
@@ -71,7 +83,7 @@ enum SignalOutput {
         // document was made whole first.
         let sidecarPath = sidecar(of: path)
         do {
-            try FileSystem.replaceAtomically(FilePath(sidecarPath)) { append in
+            return try FileSystem.stage(FilePath(sidecarPath)) { append in
                 try writeSplicing(annotations, into: document, path: sidecarPath, append: append)
             }
         } catch let error as FileSystemError {
@@ -128,7 +140,8 @@ extension ToolRunner {
     /// Reads the one input of `inputs` with `format` and writes its signal to `-o` (`kind` from the extension).
     func runSignal<Format: SignalExportingFormat>(_ format: Format, kind: SignalFileKind, inputs: [String],
                                                   output: OutputOptions, extraInputs: [InputRecord]) throws {
-        let previousOutput = try SignalOutput.check(kind, output: output, inputs: inputs)
+        let (lock, previousOutput) = try SignalOutput.check(kind, output: output, inputs: inputs)
+        defer { lock.release() }
         let sources = InputFolder.expand(inputs, walkingFolders: format.readsFolders)
         guard sources.count == 1, let source = sources.first else {
             throw ToolError.usage("-o \(output.output) holds the signal of one input file; \(inputs[0]) holds \(sources.count)")
@@ -145,7 +158,7 @@ extension ToolRunner {
             do {
                 parsed = try format.readSignal(input, into: writer)
                 try previousOutput.verify()
-                summary = try writer.finish()
+                summary = try writer.finishTemporaries()
             } catch {
                 writer.discard()
                 throw error
@@ -157,8 +170,26 @@ extension ToolRunner {
         let result = try format.tables([parsed])
         reportAnomalies(result)
         let provenance = provenance(inputs: records.list, parametersJSON: Provenance.encodeParameters(format.options))
-        try SignalOutput.writeSidecar(summary, path: output.output, provenance: provenance,
-                                      anomalies: result.anomalies)
+        let sidecar: StagedFile
+        do {
+            sidecar = try SignalOutput.stageSidecar(summary, path: output.output, provenance: provenance,
+                                                    anomalies: result.anomalies)
+        } catch {
+            writer.discard()
+            throw error
+        }
+        do {
+            try FileSystem.deferringSignals {
+                try writer.commit()
+                try sidecar.commit()
+            }
+        } catch let error as FileSystemError {
+            writer.discard()
+            throw TableOutputError.cannotCreate(path: output.output, reason: error.reason)
+        } catch {
+            writer.discard()
+            throw error
+        }
         diagnostics.note(summary.line)
     }
 }

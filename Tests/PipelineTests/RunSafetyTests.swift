@@ -3,7 +3,8 @@ import Testing
 import TestSupport
 
 /// Issue 19, run safety, against the built tools: a run stopped by SIGINT or SIGTERM leaves nothing, one killed by
-/// SIGKILL leaves temporaries that the next run removes, two runs never write one output at once, and output errors
+/// SIGKILL leaves temporaries that the next run removes, two runs never write one output at once (table outputs
+/// and signal files alike), and output errors
 /// are one line naming `-o` (a full disk, a file over the size limit, a read-only folder). Output folders are seeded with an input, an unrelated
 /// file and an earlier output, whose SHA-256s must be the same after a failed or stopped run.
 @Suite("Run safety: signals, kills, locks and output errors")
@@ -29,16 +30,20 @@ struct RunSafetyTests {
 
     static let smallCapture = path("SampleData/brainiac/clean_v2.bin")
 
-    /// How `-o` is spelled for each kind of output.
+    /// How `-o` is spelled for each kind of output: the table outputs, and the signal files (BDF, BrainVision).
     enum Kind: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case hdf5 = "HDF5", folder = "CSV folder", csv = "single CSV"
+        case hdf5 = "HDF5", folder = "CSV folder", csv = "single CSV", bdf = "BDF", brainVision = "BrainVision"
         var testDescription: String { rawValue }
+        /// The table outputs (the tests of output errors run on these).
+        static let tables: [Kind] = [.hdf5, .folder, .csv]
         /// The `-o` arguments in `folder` (`table`: the one of a single CSV).
         func arguments(in folder: URL, table: String = "samples") -> [String] {
             switch self {
             case .hdf5: ["-o", folder.appendingPathComponent("out.h5").path]
             case .folder: ["-o", folder.appendingPathComponent("tables").path + "/"]
             case .csv: ["-o", folder.appendingPathComponent("\(table).csv").path, "--table", table]
+            case .bdf: ["-o", folder.appendingPathComponent("out.bdf").path]
+            case .brainVision: ["-o", folder.appendingPathComponent("out.vhdr").path]
             }
         }
         /// The output's path in `folder`, without a trailing `/`.
@@ -47,16 +52,23 @@ struct RunSafetyTests {
             case .hdf5: folder.appendingPathComponent("out.h5").path
             case .folder: folder.appendingPathComponent("tables").path
             case .csv: folder.appendingPathComponent("\(table).csv").path
+            case .bdf: folder.appendingPathComponent("out.bdf").path
+            case .brainVision: folder.appendingPathComponent("out.vhdr").path
             }
         }
-        /// The output's name (the temporaries are `.<name>.tmp-<pid>…`).
+        /// The name of the file written while the run goes on (the temporaries are `.<name>.tmp-<pid>…`): a
+        /// BrainVision output's samples go to its `.eeg` as they are decoded; a BDF is written once they all are.
         var name: String {
             switch self {
             case .hdf5: "out.h5"
             case .folder: "tables"
             case .csv: "samples.csv"
+            case .bdf: "out.bdf"
+            case .brainVision: "out.eeg"
             }
         }
+        /// The name of the output's lock file, `.<name>.lock` (a BrainVision output's is its header's, the `-o` path).
+        var lockName: String { self == .brainVision ? "out.vhdr" : name }
     }
 
     /// A folder holding a copy of the small capture (an input), notes of the user, and an earlier `bt-decode`
@@ -139,11 +151,13 @@ struct RunSafetyTests {
         var exitStatus: Int32? { status & 0x7f == 0 ? (status >> 8) & 0xff : nil }
     }
 
-    /// Waits until the run has a temporary of `kind` in `folder` with some content written (mid-run); fails if the
-    /// run ends first.
-    static func waitMidRun(_ run: Running, _ kind: Kind, in folder: URL) throws {
+    /// Waits until the run has a temporary of `kind` in `folder` with some content written (mid-run), or with
+    /// `lockOnly` until it holds the output's lock (from its start: a BDF's temporary appears only in its last
+    /// seconds); fails if the run ends first.
+    static func waitMidRun(_ run: Running, _ kind: Kind, in folder: URL, lockOnly: Bool = false) throws {
         let temporary = folder.appendingPathComponent(".\(kind.name).tmp-\(run.pid)")
-        let written = kind == .folder ? temporary.appendingPathComponent("samples.csv") : temporary
+        let written = lockOnly ? folder.appendingPathComponent(".\(kind.lockName).lock")
+            : kind == .folder ? temporary.appendingPathComponent("samples.csv") : temporary
         let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
             try #require(run.isRunning, "the run ended before it could be stopped: \(run.wait())")
@@ -161,7 +175,9 @@ struct RunSafetyTests {
         let long = try RunSafetyTests.longCapture.get()
         let (folder, _) = try RunSafetyTests.seededFolder(kind)
         let before = try TestSupport.sha256s(under: folder)
-        let run = try Running("bt-decode", [long, folder.appendingPathComponent("small.bin").path] + kind.arguments(in: folder))
+        // Two inputs into a table output; a signal file holds one input's signal.
+        let inputs = Kind.tables.contains(kind) ? [long, folder.appendingPathComponent("small.bin").path] : [long]
+        let run = try Running("bt-decode", inputs + kind.arguments(in: folder))
         try RunSafetyTests.waitMidRun(run, kind, in: folder)
         run.signal(signal)
         let stderr = run.wait()
@@ -182,7 +198,7 @@ struct RunSafetyTests {
         run.wait()
         let left = try TestSupport.sha256s(under: folder).keys.filter { before[$0] == nil }
         #expect(left.contains { $0.hasPrefix(".\(kind.name).tmp-\(run.pid)") }, "\(left)")
-        #expect(left.contains(".\(kind.name).lock"), "\(left)")
+        #expect(left.contains(".\(kind.lockName).lock"), "\(left)")
         // The same run as the earlier one gives the same bytes (deterministic), so the folder is as it was.
         let next = try TestSupport.run(TestSupport.executable("bt-decode"), earlier)
         #expect(next.status == 0, "\(next.stderr)")
@@ -196,9 +212,11 @@ struct RunSafetyTests {
         let (folder, earlier) = try RunSafetyTests.seededFolder(kind)
         let before = try TestSupport.sha256s(under: folder)
         let run = try Running("bt-decode", [long] + kind.arguments(in: folder))
-        try RunSafetyTests.waitMidRun(run, kind, in: folder)
+        // A BDF's temporary exists only in the run's last seconds: the second run is started while the first holds
+        // the lock, from its start.
+        try RunSafetyTests.waitMidRun(run, kind, in: folder, lockOnly: kind == .bdf)
         let second = try TestSupport.run(TestSupport.executable("bt-decode"), earlier)
-        let temporaryStillThere = FileManager.default.fileExists(
+        let temporaryStillThere = kind == .bdf || FileManager.default.fileExists(
             atPath: folder.appendingPathComponent(".\(kind.name).tmp-\(run.pid)").path)
         run.signal(SIGTERM)
         run.wait()
@@ -239,7 +257,7 @@ struct RunSafetyTests {
     }
 
     @Test("A file too large for the limit (RLIMIT_FSIZE, as on a full disk): exit 74, one line naming -o, the folder as it was",
-          arguments: Kind.allCases)
+          arguments: Kind.tables)
     func fileTooLarge(_ kind: Kind) throws {
         let long = try RunSafetyTests.longCapture.get()
         let (folder, _) = try RunSafetyTests.seededFolder(kind)
@@ -255,7 +273,7 @@ struct RunSafetyTests {
     static var isRoot: Bool { getuid() == 0 }
 
     @Test("A full disk (a 256 KiB tmpfs): exit 74, one line naming -o, no HDF5 trace, nothing left",
-          .enabled(if: RunSafetyTests.isRoot, "mounting a tmpfs needs root"), arguments: Kind.allCases)
+          .enabled(if: RunSafetyTests.isRoot, "mounting a tmpfs needs root"), arguments: Kind.tables)
     func fullDisk(_ kind: Kind) throws {
         let long = try RunSafetyTests.longCapture.get()
         let disk = TestSupport.temporaryFolder()
@@ -300,7 +318,7 @@ struct RunSafetyTests {
     }
 
     @Test("A read-only folder: exit 73, '<-o>: cannot create output: Permission denied', never the temporary's name (as root, run as nobody)",
-          arguments: toolInputs, Kind.allCases)
+          arguments: toolInputs, Kind.tables)
     func readOnlyFolder(_ c: ToolInput, _ kind: Kind) throws {
         let folder = TestSupport.temporaryFolder()
         try Data("my notes\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
