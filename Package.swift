@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "Spectral", dependencies: ["FFTW", "Tables"]),
         // HTML reports (`--report`): the SVG plots and the page, written by hand (README, design notes).
         .target(name: "Reports", dependencies: ["Tables"]),
-        .target(name: "ToolSupport", dependencies: ["Tables", "TableWriters", "FileSystem", "Reports", "CMalloc", "SignalFiles", "Hashing",
+        .target(name: "ToolSupport", dependencies: ["Tables", "TableWriters", "FileSystem", "Reports", "CMalloc", "CSignalCleanup", "SignalFiles", "Hashing",
                                                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                                     .product(name: "SystemPackage", package: "swift-system")]),
 
@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "HashingTests", dependencies: ["Hashing", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "TestSupport"]),
         .testTarget(name: "BrainiacTests", dependencies: ["Brainiac", "TableWriters", "TestSupport"]),
-        .testTarget(name: "InteractLogTests", dependencies: ["InteractLog", "TestSupport"]),
+        .testTarget(name: "InteractLogTests", dependencies: ["InteractLog", "FileSystem", "TestSupport"]),
         .testTarget(name: "BrainTrackerTests", dependencies: ["BrainTracker", "TestSupport"]),
         // Regressions/: inputs the fuzz targets of Fuzz/ found faults with, read by path.
         .testTarget(name: "MYNDTests", dependencies: ["MYND", "TestSupport"], exclude: ["Regressions"]),

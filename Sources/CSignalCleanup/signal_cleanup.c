@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -130,4 +131,9 @@ void bb_cleanup_defer_end(void) {
     if (atomic_fetch_sub(&deferring, 1) != 1) return;
     int signal_number = atomic_exchange(&pending, 0);
     if (signal_number != 0) clean_and_die(signal_number);
+}
+
+int bb_end_with_parent(int parent) {
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return -1;
+    return getppid() == parent ? 0 : 1;
 }

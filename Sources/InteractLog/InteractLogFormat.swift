@@ -45,6 +45,11 @@ public struct InteractLogFormat: InputFormat {
 
     public init(options: Options = Options()) { self.options = options }
 
+    /// A companion file is set aside (its `I_COMPANION` row).
+    public func isSetAside(_ parsed: Parsed) -> Bool {
+        if case .companion = parsed { true } else { false }
+    }
+
     public func read(_ input: InputSource) throws -> Parsed {
         var data = try input.contents()
         if FileNameIdentity.isCompanion(path: input.path) {

@@ -17,6 +17,8 @@ public enum MYNDError: Error, Equatable, CustomStringConvertible {
     case hdf5(file: String, message: String)
     /// The process that read an HDF5 recording failed; `message` names the file and what happened.
     case readerProcess(message: String)
+    /// The process that read an HDF5 recording stopped on a trap of BrainBatch's own code (a bug, exit 70).
+    case readerFault(message: String)
     /// No input was a questionnaire or a recording: every file read was set aside.
     case nothingToRead(setAside: [Anomaly])
     /// An HDF5 recording given as a pipe (or another stream): libhdf5 needs a file it can seek in.
@@ -46,7 +48,7 @@ public enum MYNDError: Error, Equatable, CustomStringConvertible {
         case .nothingToRead(let setAside):
             let example = setAside.first.map { " (e.g. \($0.sourceFile): \($0.message))" } ?? ""
             return "nothing to read: no MYND questionnaire or recording among the inputs; \(setAside.count) file\(setAside.count == 1 ? "" : "s") set aside\(example)"
-        case .readerProcess(let message):
+        case .readerProcess(let message), .readerFault(let message):
             return message
         case .notSeekable(let file):
             return "\(file): an HDF5 recording is read by seeking in the file, and this is a pipe or another stream; "

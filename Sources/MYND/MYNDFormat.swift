@@ -45,6 +45,11 @@ public struct MYNDFormat: InputFormat {
                                   recordingReader: recordingReader)
     }
 
+    /// A file without a MYND name in a folder is set aside (its `I_IGNORED` row).
+    public func isSetAside(_ parsed: MYNDStudy.Item) -> Bool {
+        if case .setAside = parsed { true } else { false }
+    }
+
     public func tables(_ parsed: [MYNDStudy.Item]) throws -> FormatOutput {
         var study = MYNDStudy(options: options.analysis, recordingReader: recordingReader)
         parsed.forEach { study.add($0) }
@@ -121,9 +126,14 @@ extension ScratchError: ReportableError {
 }
 
 extension MYNDError: ReportableError {
-    /// 66 for a recording that cannot be read as given (a pipe), 65 for every fault of a file's content.
+    /// 66 for a recording that cannot be read as given (a pipe), 70 for a reader that stopped on a fault of its own
+    /// code, 65 for every fault of a file's content.
     public var exitCode: SysExit {
-        if case .notSeekable = self { .noInput } else { .dataError }
+        switch self {
+        case .notSeekable: .noInput
+        case .readerFault: .software
+        default: .dataError
+        }
     }
     public var message: String { description }
 }

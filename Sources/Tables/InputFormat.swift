@@ -36,6 +36,11 @@ public protocol InputFormat {
     /// One line about a parsed input for stderr (e.g. packets and lost samples), or `nil`.
     func summary(of parsed: Parsed) -> String?
 
+    /// Whether an input was read only to be set aside (an InteractLog companion file, a file in a MYND folder
+    /// without a MYND name): it adds an anomaly row and nothing else. A run whose every other input failed writes
+    /// nothing, so that `--keep-going` never replaces an earlier output with one of no input.
+    func isSetAside(_ parsed: Parsed) -> Bool
+
     /// The run's tables from the inputs read, in input order: every table of ``tableNames``, empty ones included.
     /// Throws when the run as a whole has nothing to write.
     func tables(_ parsed: [Parsed]) throws -> FormatOutput
@@ -46,6 +51,7 @@ extension InputFormat {
     public var streamsTables: Bool { false }
     public func read(_ input: InputSource, emit: (Table) throws -> Void) throws -> Parsed { try read(input) }
     public func summary(of parsed: Parsed) -> String? { nil }
+    public func isSetAside(_ parsed: Parsed) -> Bool { false }
 }
 
 /// A format whose inputs are too large to hold: ``read(_:emit:)`` hands table batches to the runner as they are

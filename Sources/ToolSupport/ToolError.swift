@@ -9,14 +9,18 @@ public enum ToolError: ReportableError, Equatable {
     case unreadable(path: String, reason: String)
     /// An input whose content is unusable (exit 65); the message names file and line or offset.
     case badInput(String)
-    /// Several inputs failed under `--keep-going` (exit 65).
-    case someInputsFailed(count: Int)
+    /// An input whose reading stopped on a fault of BrainBatch's own code (exit 70): a bug, to be reported.
+    case internalFault(String)
+    /// Several inputs failed under `--keep-going`: exit 65, or 70 when any of them met an internal fault.
+    case someInputsFailed(count: Int, internalFaults: Int = 0)
 
     public var exitCode: SysExit {
         switch self {
         case .usage: .usage
         case .unreadable: .noInput
-        case .badInput, .someInputsFailed: .dataError
+        case .badInput: .dataError
+        case .internalFault: .software
+        case .someInputsFailed(_, let internalFaults): internalFaults > 0 ? .software : .dataError
         }
     }
 
@@ -24,8 +28,8 @@ public enum ToolError: ReportableError, Equatable {
         switch self {
         case .usage(let text): text
         case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
-        case .badInput(let text): text
-        case .someInputsFailed(let count): "\(count) input\(count == 1 ? "" : "s") failed"
+        case .badInput(let text), .internalFault(let text): text
+        case .someInputsFailed(let count, _): "\(count) input\(count == 1 ? "" : "s") failed"
         }
     }
 }

@@ -100,9 +100,13 @@ public struct ToolRunner {
                 records.add(contentsOf: recorder)
                 if let line = format.summary(of: result) { diagnostics.note(line) }
             }
-            // Nothing read because everything failed: nothing is written. (Nothing read because a folder was empty is
-            // the format's to judge: a protocol check reports the files missing.)
-            guard !parsed.isEmpty || failures.isEmpty else { try finish(failures: failures); return }
+            // Nothing read because everything failed (the inputs read only to be set aside do not count): nothing is
+            // written. (Nothing read because a folder was empty is the format's to judge: a protocol check reports the
+            // files missing.)
+            guard parsed.contains(where: { !format.isSetAside($0) }) || failures.isEmpty else {
+                try finish(failures: failures)
+                return
+            }
             AllocatorTuning.releaseFreePages()
             let result = try format.tables(parsed)
             reportAnomalies(result)
@@ -183,7 +187,7 @@ public struct ToolRunner {
         return failures
     }
 
-    /// Lists the failed inputs and throws exit 65 if there were any.
+    /// Lists the failed inputs and throws exit 65 if there were any (70 if any met an internal fault).
     public func finish(failures: [(String, ReportableError)]) throws {
         guard !failures.isEmpty else { return }
         diagnostics.error("failed inputs:")
@@ -191,7 +195,8 @@ public struct ToolRunner {
             // Messages name their file first; the input is added only to one that does not.
             Diagnostics.writeLine("  " + (error.message.hasPrefix(input) ? error.message : "\(input): \(error.message)"))
         }
-        throw ToolError.someInputsFailed(count: failures.count)
+        throw ToolError.someInputsFailed(count: failures.count,
+                                         internalFaults: failures.count { $0.1.exitCode == .software })
     }
 
     /// The provenance for this run (the command line is the process's own).

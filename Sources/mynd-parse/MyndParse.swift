@@ -64,10 +64,14 @@ struct MyndParse: ParsableCommand {
     /// Reads each HDF5 recording in a child process (this program with `--read-hdf5-isolated`): a crash or an
     /// endless loop of libhdf5 on a corrupt file fails that input alone, with the file named.
     static let recordingReader = RecordingReader { path throws(MYNDError) in
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        // The size of the file a link leads to (stat(2) follows links): the reader's time and memory grow with it.
+        var info = stat()
+        let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
         do {
             let data = try isolatedReader.read(path, size: size)
             return try MYNDRecording(transferData: data)
+        } catch let error as ToolError where error.exitCode == .software {
+            throw .readerFault(message: error.message)
         } catch let error as ToolError {
             throw .readerProcess(message: error.message)
         } catch {

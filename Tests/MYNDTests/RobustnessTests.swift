@@ -106,6 +106,87 @@ struct RobustnessTests {
         #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == "['\(good)']")
     }
 
+    static let sampleRecording = TestSupport.packageRoot
+        .appendingPathComponent("SampleData/mynd/r_rest_1_2_1_3F2504E0-4F89-41D3-9A0C-0305E82C3301.hdf").path
+    static let sampleQuestionnaire = TestSupport.packageRoot
+        .appendingPathComponent("SampleData/mynd/q_initial_1_0_0_3F2504E0-4F89-41D3-9A0C-0305E82C3301.json").path
+
+    @Test("A reader process stopped by a trap of our own code is an internal fault: exit 70, one line naming the file and the trap's message; --keep-going writes the rest and exits 70")
+    func readerTrapIsInternalFault() throws {
+        let dir = TestSupport.temporaryFolder()
+        let out = dir.appendingPathComponent("out.h5").path
+        let trap = ["BRAINBATCH_TEST_READER_FAULT": "trap"]
+        let alone = try TestSupport.run(tool, [Self.sampleRecording, "-o", out], environment: trap)
+        #expect(alone.status == 70, "\(alone.stderr)")
+        #expect(alone.stderr.split(separator: "\n").count == 1, "\(alone.stderr)")
+        #expect(alone.stderr.hasPrefix("mynd-parse: error: \(Self.sampleRecording): the reader of this HDF5 file stopped on an internal error ("),
+                "\(alone.stderr)")
+        #expect(alone.stderr.contains("Fatal error: the test fault asked for by BRAINBATCH_TEST_READER_FAULT"), "\(alone.stderr)")
+        #expect(alone.stderr.hasSuffix("this is a bug of BrainBatch, please report it with the file\n"), "\(alone.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+
+        let both = try TestSupport.run(tool, [Self.sampleRecording, Self.sampleQuestionnaire, "-o", out, "--keep-going", "-q"],
+                                       environment: trap)
+        #expect(both.status == 70, "\(both.stderr)")
+        #expect(both.stderr.contains("stopped on an internal error"), "\(both.stderr)")
+        let answers = try TestSupport.python("""
+        import h5py, sys
+        f = h5py.File(sys.argv[1], "r")
+        print(sorted({v.decode() for v in f["answers/source_file"][()]}))
+        """, [out])
+        #expect(answers.trimmingCharacters(in: .whitespacesAndNewlines) == "['\(Self.sampleQuestionnaire)']")
+    }
+
+    @Test("A reader process does not outlive its run: killed with SIGKILL while its reader hangs, mynd-parse leaves no process behind")
+    func readerEndsWithParent() throws {
+        let dir = TestSupport.temporaryFolder()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = [Self.sampleRecording, "-o", dir.appendingPathComponent("out.h5").path, "-q"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["BRAINBATCH_TEST_READER_FAULT": "hang"]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let parent = process.processIdentifier
+        var child: Int32?
+        let deadline = Date().addingTimeInterval(60)
+        while child == nil && Date() < deadline {
+            child = Self.children(of: parent).first
+            if child == nil { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        let reader = try #require(child, "no reader process appeared")
+        // Let the child reach its request to end with its parent (its first act), then kill the parent.
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(parent, SIGKILL)
+        process.waitUntilExit()
+        var gone = false
+        let end = Date().addingTimeInterval(10)
+        while !gone && Date() < end {
+            gone = kill(reader, 0) != 0 || Self.isZombie(reader)
+            if !gone { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        if !gone { kill(reader, SIGKILL) }
+        #expect(gone, "the reader process \(reader) lived on after its parent was killed")
+    }
+
+    /// The processes whose parent is `pid` (from `/proc/<pid>/stat`: the parent is the field after the state).
+    static func children(of pid: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { Int32($0) }.filter { candidate in
+            guard let stat = try? String(contentsOfFile: "/proc/\(candidate)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == pid
+        }
+    }
+
+    /// Whether `pid` has ended and waits for its parent to reap it.
+    static func isZombie(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
+    }
+
     @Test("A lone UTF-16 surrogate escape in a definition or a result is read as U+FFFD, not a trap")
     func loneSurrogate() throws {
         for text in [#"{"a": "\ud800\u0000"}"#, #"{"a": "\ud800"}"#, #"{"a": "\udc00\ud800\ud800\udc00"}"#] {

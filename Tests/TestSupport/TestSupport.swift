@@ -69,11 +69,15 @@ public enum TestSupport {
         public var stderr: String
     }
 
-    /// Runs an executable with arguments and optional standard input.
-    public static func run(_ executable: String, _ arguments: [String], stdin: String? = nil) throws -> ProcessResult {
+    /// Runs an executable with arguments and optional standard input; `environment` is added to this process's.
+    public static func run(_ executable: String, _ arguments: [String], stdin: String? = nil,
+                           environment: [String: String] = [:]) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

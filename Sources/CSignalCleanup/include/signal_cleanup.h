@@ -28,4 +28,8 @@ void bb_cleanup_defer_end(void);
 /// Removes every registered path now, as the handler would (for tests).
 void bb_cleanup_remove_all(void);
 
+/// For a child process: asks the kernel to send it SIGKILL when its parent ends (PR_SET_PDEATHSIG), then tells
+/// whether its parent is still `parent` (0), or ended before the request took hold (1); -1 when prctl failed.
+int bb_end_with_parent(int parent);
+
 #endif
