@@ -11,7 +11,8 @@ struct CompanionError: ReportableError {
 }
 
 /// Writes `<stem>_strokes.txt` and `<stem>_keys.txt` for each Java log into a folder, atomically, never beside
-/// the inputs and never over an existing file unless forced.
+/// the inputs and never over an existing file unless forced; one run at a time per folder (the lock of its
+/// provenance file, whose taking removes what killed runs left there).
 struct CompanionWriter: SideOutput {
     let folder: String
     let force: Bool
@@ -43,6 +44,11 @@ struct CompanionWriter: SideOutput {
     /// Refuses two Java logs with one stem, and (without `--force`) existing files that ilog-parse did not write
     /// or that changed since (exit 73).
     func check(_ parsed: [InteractLogFormat.Parsed]) throws {
+        try checkReplaceable(targets(parsed))
+    }
+
+    /// The files the Java logs of `parsed` write; refuses two with one stem (exit 73).
+    func targets(_ parsed: [InteractLogFormat.Parsed]) throws -> [String] {
         let analyses = Self.logs(parsed)
         var stems: [String: String] = [:]
         var targets: [String] = []
@@ -55,6 +61,11 @@ struct CompanionWriter: SideOutput {
             stems[stem] = analysis.log.sourceFile
             targets += ["_strokes.txt", "_keys.txt"].map { folder + "/" + stem + $0 }
         }
+        return targets
+    }
+
+    /// Without `--force`, refuses existing files that ilog-parse did not write or that changed since (exit 73).
+    func checkReplaceable(_ targets: [String]) throws {
         guard !force else { return }
         do { try PreviousOutput.checkReplaceable(files: targets, listedIn: provenancePath) } catch {
             throw CompanionError(exitCode: .cannotCreate, message: error.description + " (or give --force to overwrite it)")
@@ -62,7 +73,9 @@ struct CompanionWriter: SideOutput {
     }
 
     /// Writes the files (creating the folder), each through a temporary file and a rename, then the folder's
-    /// provenance: the earlier entries of files not rewritten, and these.
+    /// provenance: the earlier entries of files not rewritten, and these. Holds the folder's lock meanwhile (73 when
+    /// another run has it) and checks the files again under it, as another run may have written there since
+    /// ``check(_:)``.
     func write(_ parsed: [InteractLogFormat.Parsed], provenance: Provenance) throws {
         let java = Self.logs(parsed).filter { $0.log.program == .java }
         guard !java.isEmpty else { return }
@@ -71,6 +84,10 @@ struct CompanionWriter: SideOutput {
         } catch {
             throw CompanionError(exitCode: .cannotCreate, message: "\(folder): cannot create the folder: \(error.localizedDescription)")
         }
+        let targets = try targets(parsed)
+        let lock = try OutputLock.acquire(forFiles: [provenancePath] + targets)
+        defer { lock.release() }
+        try checkReplaceable(targets)
         var recorded = PreviousOutput.recordedFiles(provenance: provenancePath)
         for analysis in java {
             let stem = Self.stem(analysis.log.sourceFile)

@@ -1,5 +1,7 @@
+import FileSystem
 import Foundation
 import InteractLog
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -69,6 +71,19 @@ import TestSupport
         #expect(anomalies.contains("I_COMPANION") && !result.stderr.contains("I_COMPANION"))
     }
 
+    @Test("--keep-going: when every log fails and only a companion file was read, an earlier output stays as it was (exit 65)")
+    func keepGoingCompanionOnlyWritesNothing() throws {
+        let good = try write("P01 (Trial 1) 2023-07-04 - 10-15-02.txt", Self.good)
+        let bad = try write("bad/P01 (Trial 1) 2023-07-04 - 10-15-02.txt", Self.badFields)
+        let companion = try write("P01 (Trial 1) 2023-07-04 - 10-15-02_strokes.txt", "Name:P01\n\n1;1;2;3;4;5;6\n")
+        #expect(try TestSupport.run(exe, [good, "-o", path("out.h5"), "-q"]).status == 0)
+        let before = try TestSupport.sha256s(under: folder)
+        let result = try TestSupport.run(exe, [bad, companion, "-o", path("out.h5"), "--keep-going"])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("failed inputs:") && result.stderr.contains("E_FIELDS"), "\(result.stderr)")
+        #expect(try TestSupport.sha256s(under: folder) == before)
+    }
+
     @Test(.enabled(if: SampleLogs.present, "SampleData/interactlog is absent"))
     func sameInputsGiveByteIdenticalOutputs() throws {
         let samples = try SampleLogs.folder()
@@ -122,5 +137,29 @@ import TestSupport
         let copy = try write("other/\(stem).txt", try String(contentsOfFile: log, encoding: .utf8))
         result = try TestSupport.run(exe, [log, copy, "-o", path("out4.h5"), "--java-companions", out, "--force"])
         #expect(result.status == 73 && result.stderr.contains("same name"))
+    }
+
+    @Test("--java-companions: one run at a time per folder (73 while another holds its lock), and what killed runs left there is removed",
+          .enabled(if: SampleLogs.present, "SampleData/interactlog is absent"))
+    func javaCompanionsLockAndStaleTemporaries() throws {
+        let log = try SampleLogs.folder().appendingPathComponent(SampleLogs.java22Trial1).path
+        let out = path("companions")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let stem = "P01 (Trial 1) 2023-07-04 - 10-15-02"
+        let dead = try TestSupport.endedProcessID()
+        let stale = [".\(stem)_strokes.txt.tmp-\(dead)", ".ilog-parse-companions.provenance.json.tmp-\(dead)"]
+        for name in stale + ["notes.txt"] { try Data("x".utf8).write(to: URL(fileURLWithPath: out + "/" + name)) }
+
+        let provenance = FilePath(out + "/ilog-parse-companions.provenance.json")
+        let lock = try FileLock.acquire(for: provenance)
+        let refused = try TestSupport.run(exe, [log, "-o", path("out.h5"), "--java-companions", out])
+        lock.release()
+        #expect(refused.status == 73, "\(refused.stderr)")
+        #expect(refused.stderr.contains("another run (pid \(getpid())) is writing this output"), "\(refused.stderr)")
+
+        let result = try TestSupport.run(exe, [log, "-o", path("out.h5"), "--java-companions", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+                == ["\(stem)_keys.txt", "\(stem)_strokes.txt", "ilog-parse-companions.provenance.json", "notes.txt"])
     }
 }
