@@ -282,16 +282,23 @@ struct MutationTests {
                        timedOut: timedOut.value, stderr: String(decoding: data, as: UTF8.self))
     }
 
-    /// Every file under `folder` (hidden ones too), relative paths.
-    static func files(under folder: URL) -> Set<String> {
+    /// Every file and folder under `folder` (hidden ones too), relative paths; a folder's ends with `/`, so that
+    /// an empty folder left behind (a temporary CSV folder) counts too.
+    static func entries(under folder: URL) -> Set<String> {
         var result = Set<String>()
         let enumerator = FileManager.default.enumerator(atPath: folder.path)
         while let path = enumerator?.nextObject() as? String {
             var isFolder: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder)
-            if !isFolder.boolValue { result.insert(path) }
+            result.insert(isFolder.boolValue ? path + "/" : path)
         }
         return result
+    }
+
+    /// The folders a relative path lies in, each ending with `/` (`a/b/c.txt`: `a/`, `a/b/`).
+    static func enclosingFolders(_ path: String) -> [String] {
+        let parts = path.split(separator: "/").dropLast()
+        return parts.indices.map { parts[...$0].joined(separator: "/") + "/" }
     }
 
     /// The unrelated file of every case folder.
@@ -331,8 +338,8 @@ struct MutationTests {
             problems.append("exit \(outcome.status), expected 0, 65 or 66: \(outcome.stderr.prefix(500))")
         }
         // Nothing left behind: the inputs, the unrelated file, and the output only after success.
-        let found = files(under: dir)
-        let expected = Set(inputs.keys).union([unrelatedName])
+        let found = entries(under: dir)
+        let expected = Set(inputs.keys).union(inputs.keys.flatMap(enclosingFolders)).union([unrelatedName])
         let extra = found.subtracting(expected).filter { outcome.status == 0 && !outcome.signaled ? !$0.hasPrefix(output) : true }
         if !extra.isEmpty { problems.append("left behind: \(extra.sorted().joined(separator: ", "))") }
         if outcome.status == 0, !outcome.signaled, !found.contains(where: { $0.hasPrefix(output) }) {
