@@ -26,7 +26,7 @@ final class BrainVisionWriter: SignalFileWriter {
     private let dataHasher = BackgroundSHA256(bufferSize: 1 << 19)
     private var frames = 0
     private var extremes = ChannelExtremes(channels: 0)
-    private var annotations: [SignalAnnotation] = []
+    private var annotations = AnnotationList()
 
     init(path: String) {
         self.path = path
@@ -95,19 +95,21 @@ final class BrainVisionWriter: SignalFileWriter {
     func finishTemporaries() throws -> SignalFileSummary {
         guard let description, let data else { throw SignalFileError.invalidSignal(path: path, reason: "the input gave no signal") }
         guard frames > 0 else { throw SignalFileError.invalidSignal(path: path, reason: "the input has no samples") }
-        let notes = annotations.inOnsetOrder()
+        let notes = annotations.takeInOnsetOrder()
         let dataName = dataPath.lastComponent?.string ?? dataPath.string
         let markerName = markerPath.lastComponent?.string ?? markerPath.string
-        let markerBytes = Array(markers(notes, description, dataName).utf8)
         let headerBytes = Array(header(description, dataName, markerName).utf8)
+        let markerDigest: [UInt8]
         do {
             try FileSystem.sync(data, path: temporaries[0])
             self.data = nil
             try FileSystem.close(data, path: temporaries[0])
-            try FileSystem.replaceAtomically(temporaries[1], with: markerBytes)
+            markerDigest = try writeMarkers(notes, description, dataName)
             try FileSystem.replaceAtomically(temporaries[2], with: headerBytes)
-        } catch {
-            throw SignalFileError.fileSystem(error, path: error.path.string)
+        } catch let error as FileSystemError {
+            // Named by the file it was for (the hidden temporary's name would mean nothing to the user).
+            let file = error.path == temporaries[1] ? markerPath : error.path
+            throw SignalFileError.fileSystem(error, path: file.string)
         }
         let channels = description.channels.enumerated().map { index, channel in
             SignalFileSummary.Channel(label: channel.label, type: channel.type, unit: channel.unit, resolution: nil,
@@ -116,8 +118,7 @@ final class BrainVisionWriter: SignalFileWriter {
         }
         return SignalFileSummary(format: SignalFileKind.brainVision.displayName,
                                  files: SignalFileKind.brainVision.files(for: path),
-                                 digests: [dataHasher.finalize().digest, Array(SHA256.hash(data: markerBytes)),
-                                           Array(SHA256.hash(data: headerBytes))],
+                                 digests: [dataHasher.finalize().digest, markerDigest, Array(SHA256.hash(data: headerBytes))],
                                  samplingRate: description.samplingRate, channels: channels, frames: frames,
                                  paddedFrames: 0, recordDuration: nil, annotations: notes, start: description.start?.iso8601)
     }
@@ -154,8 +155,41 @@ final class BrainVisionWriter: SignalFileWriter {
 
     /// The `.vmrk` text: a `New Segment` at the first sample (with the start time when known), then each
     /// annotation as a `Comment` marker at its nearest sample (1-based), lasting its duration in samples.
-    func markers(_ notes: [SignalAnnotation], _ description: SignalDescription, _ dataName: String) -> String {
-        var lines = [
+    /// Writes the `.vmrk` into its temporary file, flushed to disk, a block of lines at a time (a faulty 10-hour
+    /// capture has 300,000 markers: made whole, their text took 60 MB), and returns its SHA-256.
+    func writeMarkers(_ notes: [SignalAnnotation], _ description: SignalDescription,
+                      _ dataName: String) throws -> [UInt8] {
+        let path = temporaries[1]
+        let file = try FileSystem.create(path)
+        var hasher = SHA256()
+        var block: [UInt8] = []
+        let blockBytes = 1 << 16
+        block.reserveCapacity(blockBytes + 1024)
+        do {
+            func flush() throws {
+                hasher.update(data: block)
+                try FileSystem.write(block, to: file, path: path)
+                block.removeAll(keepingCapacity: true)
+            }
+            try markerLines(notes, description, dataName) { line in
+                block += line.utf8
+                block.append(UInt8(ascii: "\n"))
+                if block.count >= blockBytes { try flush() }
+            }
+            try flush()
+            try FileSystem.sync(file, path: path)
+        } catch {
+            try? file.close()
+            throw error
+        }
+        try FileSystem.close(file, path: path)
+        return Array(hasher.finalize())
+    }
+
+    /// The `.vmrk` text, a line at a time (without its line end) to `line`.
+    func markerLines(_ notes: [SignalAnnotation], _ description: SignalDescription, _ dataName: String,
+                     _ line: (String) throws -> Void) rethrows {
+        let lines = [
             "Brain Vision Data Exchange Marker File, Version 1.0",
             "",
             "[Common Infos]",
@@ -165,20 +199,20 @@ final class BrainVisionWriter: SignalFileWriter {
             "[Marker Infos]",
             "; Each entry: Mk<Marker number>=<Type>,<Description>,<Position in data points>,<Size in data points>,<Channel number (0 = marker is related to all channels)>",
         ]
+        for text in lines { try line(text) }
         var segment = "Mk1=New Segment,,1,1,0"
         if let start = description.start {
             let micro = Int((start.second * 1_000_000).rounded())
             segment += "," + String(format: "%04d%02d%02d%02d%02d%02d%06d", start.year, start.month, start.day,
                                     start.hour, start.minute, micro / 1_000_000, micro % 1_000_000)
         }
-        lines.append(segment)
+        try line(segment)
         for (index, note) in notes.enumerated() {
             let position = Int((note.onset * description.samplingRate).rounded()) + 1
             let size = max(1, Int((note.duration * description.samplingRate).rounded()))
             let text = note.description.replacingOccurrences(of: ",", with: "\\1")
-            lines.append("Mk\(index + 2)=Comment,\(text),\(position),\(size),0")
+            try line("Mk\(index + 2)=Comment,\(text),\(position),\(size),0")
         }
-        return lines.joined(separator: "\n") + "\n"
     }
 
     /// BrainVision's spelling of a unit (`uV` → `µV`).
@@ -208,13 +242,5 @@ final class BrainVisionWriter: SignalFileWriter {
         for file in temporaries { unlink(file.string) }
         cleanups.forEach { $0.end() }
         cleanups = []
-    }
-}
-
-extension Array where Element == SignalAnnotation {
-    /// Sorted by onset, annotations with equal onsets in the order they came (deterministic output).
-    func inOnsetOrder() -> [SignalAnnotation] {
-        enumerated().sorted { $0.element.onset != $1.element.onset ? $0.element.onset < $1.element.onset : $0.offset < $1.offset }
-            .map(\.element)
     }
 }

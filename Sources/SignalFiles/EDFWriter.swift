@@ -27,7 +27,7 @@ final class EDFWriter: SignalFileWriter {
     let kind: SignalFileKind
     private var description: SignalDescription?
     private var scratch: SignalScratch?
-    private var annotations: [SignalAnnotation] = []
+    private var annotations = AnnotationList()
     private var temporary: FilePath
     /// The temporary's removal on a signal, from its creation until it is committed or discarded.
     private var cleanup: FileSystem.SignalCleanup?
@@ -150,12 +150,10 @@ final class EDFWriter: SignalFileWriter {
             }
             ranges.append(range)
         }
-        var notes = annotations.inOnsetOrder()
-        if padded > 0 {
-            notes.append(SignalAnnotation(onset: Double(frames) / description.samplingRate,
-                                          duration: Double(padded) / description.samplingRate,
-                                          description: "BAD_padding"))
-        }
+        let padding = padded == 0 ? nil : SignalAnnotation(onset: Double(frames) / description.samplingRate,
+                                                           duration: Double(padded) / description.samplingRate,
+                                                           description: "BAD_padding")
+        let notes = annotations.takeInOnsetOrder(appending: padding)
         let sampleBytes = kind == .bdf ? 3 : 2
         let layout = EDFAnnotationLayout(annotations: notes, recordCount: recordCount, recordDuration: seconds,
                                          sampleBytes: sampleBytes)

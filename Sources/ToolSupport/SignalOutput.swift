@@ -158,6 +158,8 @@ extension ToolRunner {
             do {
                 parsed = try format.readSignal(input, into: writer)
                 try previousOutput.verify()
+                // The decoding's freed memory back to the kernel before the file is written (as for tables).
+                AllocatorTuning.releaseFreePages()
                 summary = try writer.finishTemporaries()
             } catch {
                 writer.discard()
