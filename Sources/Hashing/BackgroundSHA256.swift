@@ -6,7 +6,7 @@ import Synchronization
 /// them: an input read and decoded, an output made and written. The hash is a sixth of a capture's conversion; on
 /// a second core it costs next to nothing.
 ///
-/// The hasher owns three buffers, used in turn: ``fill(_:then:)`` lets the caller fill the next one, queues its
+/// The hasher owns a few buffers (three, or two), used in turn: ``fill(_:then:)`` lets the caller fill the next one, queues its
 /// hash, and hands the filled bytes to the caller's work (which may only read them). A buffer is filled again only
 /// once its hash (and its queued work) is done, so neither side ever sees bytes change under it.
 /// ``fill(_:thenInBackground:)`` queues the work too, on a third thread once the chunk is hashed (an output's write:
@@ -25,11 +25,12 @@ public final class BackgroundSHA256: @unchecked Sendable {
     /// The first error of work queued by ``fill(_:thenInBackground:)``.
     private let backgroundError = Mutex<(any Error)?>(nil)
 
-    /// Three buffers of `bufferSize` bytes: one being filled, one being hashed, one handed to the work. (With two,
-    /// a chunk's hash waited for the last chunk's write, and an output was made at the pace of both.)
-    public init(bufferSize: Int) {
-        buffers = (0..<3).map { _ in .allocate(byteCount: max(1, bufferSize), alignment: 16) }
-        free = (0..<3).map { _ in DispatchSemaphore(value: 1) }
+    /// `bufferCount` buffers (at least two) of `bufferSize` bytes. Three: one being filled, one being hashed, one
+    /// handed to the work (with two, a BDF's chunk waited for the last chunk's write, and the file was made at the
+    /// pace of both). Two where many hashers are open at once and memory counts more (a CSV folder's tables).
+    public init(bufferSize: Int, bufferCount: Int = 3) {
+        buffers = (0..<max(2, bufferCount)).map { _ in .allocate(byteCount: max(1, bufferSize), alignment: 16) }
+        free = (0..<max(2, bufferCount)).map { _ in DispatchSemaphore(value: 1) }
     }
 
     // Each queued hash holds the hasher, so this runs once the last one is done (perhaps on the queue).
