@@ -69,7 +69,8 @@ public struct OutputOptions: ParsableArguments {
         let destination = try destination(tableNames: tableNames)
         try InputList.checkDistinct(inputs)
         try PreviousOutput.checkApart(destination, from: inputs + found)
-        let parent = (destination.trimmedPath as NSString).deletingLastPathComponent
+        // FilePath, not NSString's path functions: those trap on a one-letter name (`-o a/`).
+        let parent = FilePath(destination.trimmedPath).removingLastComponent().string
         if !InputFolder.isFolder(parent.isEmpty ? "." : parent) {
             throw .cannotCreate(path: destination.path, reason: "folder \(parent) does not exist")
         }

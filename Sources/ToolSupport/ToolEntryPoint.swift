@@ -1,6 +1,7 @@
 import ArgumentParser
 import FileSystem
 import Foundation
+import SystemPackage
 
 extension ParsableCommand {
     /// Every tool's entry point: parses the command line and runs the command. A usage error found while parsing
@@ -10,7 +11,7 @@ extension ParsableCommand {
     /// ``ToolRunner`` and only sets the exit code. Temporaries are removed when a signal stops the run
     /// (``FileSystem/removeTemporariesOnSignals()``).
     public static func mainAsTool() -> Never {
-        let tool = configuration.commandName ?? CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent } ?? "tool"
+        let tool = configuration.commandName ?? CommandLine.arguments.first.map { FilePath($0).lastComponent?.string ?? $0 } ?? "tool"
         // A run stopped by SIGINT, SIGTERM or SIGHUP removes its temporaries and ends by that signal.
         FileSystem.removeTemporariesOnSignals()
         do {

@@ -96,6 +96,23 @@ struct OutputSafetyTests {
         #expect(try TestSupport.files(under: folder) == edited.merging(["link.h5": edited["in/" + URL(fileURLWithPath: input).lastPathComponent]!]) { a, _ in a })
     }
 
+    @Test("One-letter names, relative to the working folder: -o o/, -o o.h5, -o t.csv --table, an input named x.<ext>; each run succeeds and writes its output (Foundation's NSString path functions trap on such names)",
+          arguments: cases)
+    func oneLetterNames(_ c: ToolCase) throws {
+        let folder = TestSupport.temporaryFolder()
+        let source = TestSupport.packageRoot.appendingPathComponent(c.input)
+        let input = "x." + source.pathExtension
+        try FileManager.default.copyItem(at: source, to: folder.appendingPathComponent(input))
+        let table = c.tool == "mynd-parse" ? "recordings" : "anomalies"
+        for output in [["-o", "o/"], ["-o", "o.h5"], ["-o", "t.csv", "--table", table]] {
+            // `cd` first: the names stay one letter long, relative to the working folder.
+            let result = try TestSupport.run("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", folder.path,
+                                                         TestSupport.executable(c.tool), input] + output + ["-q"])
+            #expect(result.status == 0, "\(output): \(result.status) \(result.stderr)")
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(output[1]).path), "\(output)")
+        }
+    }
+
     @Test("A file given to the wrong tool says what it looks like and which tool reads it", arguments: cases)
     func wrongTool(_ c: ToolCase) throws {
         let folder = TestSupport.temporaryFolder()
