@@ -106,6 +106,10 @@ struct BTSynth: ParsableCommand {
         let runner = ToolRunner(tool: "bt-synth", quiet: quiet)
         try runner.run {
             guard durationS > 0 else { throw ToolError.usage("--duration-s must be positive") }
+            guard durationS * BrainiacHeadband.samplingRate <= Double(BrainiacHeadband.largestSampleNumber) else {
+                throw ToolError.usage("--duration-s \(durationS): longer than any capture the tools read (at most "
+                                      + "\(BrainiacHeadband.largestSampleNumber) samples, 99 days at 250 Hz)")
+            }
             let settings = try settings()
             let synthesizer: CaptureSynthesizer
             do { synthesizer = try CaptureSynthesizer(settings) } catch let error as SynthSettingsError { throw ToolError.usage(error.message) }

@@ -171,16 +171,30 @@ struct Decode: ParsableCommand {
     @Option(help: "Integration lengths on the decoding curve.")
     var curvePoints: Int = 30
 
+    /// The largest magnitude of a duration option, ms: a noise-tagging trial lasts seconds, and a window of hours
+    /// would only ask for more memory than any machine has (an offset of 2^31 ms asked for 48 GB).
+    static let longestMs = 60_000.0
+
+    /// A duration option: finite, within ``longestMs`` either way, and positive where `positive`.
+    func checkDuration(_ value: Double, _ option: String, positive: Bool) throws {
+        guard value.isFinite, abs(value) <= Self.longestMs, !positive || value > 0 else {
+            let range = positive ? "positive and at most \(Int(Self.longestMs)) ms" : "within ±\(Int(Self.longestMs)) ms"
+            throw ValidationError("\(option) must be \(range), got \(value)")
+        }
+    }
+
     func validate() throws {
-        guard fsOut > 0 else { throw ValidationError("--fs-out must be positive, got \(fsOut)") }
+        guard fsOut > 0, fsOut.isFinite else { throw ValidationError("--fs-out must be positive, got \(fsOut)") }
         guard filterOrder >= 1 && filterOrder <= 20 else { throw ValidationError("--filter-order must be 1…20, got \(filterOrder)") }
         for band in stopbands where band != "none" && FilterSpec(argument: band) == nil {
             throw ValidationError("--stopband \(band): expected LOW,HIGH or LOW,HIGH,bandpass (Hz), or none")
         }
-        guard itiMs > 0 else { throw ValidationError("--iti-ms must be positive, got \(itiMs)") }
-        if let trlenMs { guard trlenMs > 0 else { throw ValidationError("--trlen-ms must be positive, got \(trlenMs)") } }
+        try checkDuration(itiMs, "--iti-ms", positive: true)
+        if let trlenMs { try checkDuration(trlenMs, "--trlen-ms", positive: true) }
         guard (0...100).contains(trlenPercentile) else { throw ValidationError("--trlen-percentile must be 0…100, got \(trlenPercentile)") }
-        guard tauMs > 0 else { throw ValidationError("--tau-ms must be positive, got \(tauMs)") }
+        try checkDuration(offsetBeforeMs, "--offset-before-ms", positive: false)
+        try checkDuration(offsetAfterMs, "--offset-after-ms", positive: false)
+        try checkDuration(tauMs, "--tau-ms", positive: true)
         guard rank >= 1 else { throw ValidationError("--rank must be at least 1, got \(rank)") }
         guard cvFolds >= 2 else { throw ValidationError("--cv-folds must be at least 2, got \(cvFolds)") }
         guard curvePoints >= 1 else { throw ValidationError("--curve-points must be at least 1, got \(curvePoints)") }

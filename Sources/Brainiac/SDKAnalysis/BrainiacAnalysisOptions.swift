@@ -54,6 +54,9 @@ public struct BrainiacAnalysisOptions: Sendable, Codable, Equatable {
         guard let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 else {
             throw .baselineStartText(text)
         }
+        guard seconds * BrainiacHeadband.samplingRate <= Double(BrainiacHeadband.largestSampleNumber) else {
+            throw .beyondAnyCapture(option: "--baseline-start-s", value: trimmed)
+        }
         return baselineStart(seconds: seconds)
     }
 
@@ -63,7 +66,11 @@ public struct BrainiacAnalysisOptions: Sendable, Codable, Equatable {
     }
 
     /// S from `--baseline-start-sample`: rounded up to an even number.
-    public static func baselineStart(sample: Int) -> Int { sample + (sample & 1) }
+    public static func baselineStart(sample: Int) -> Int {
+        // Int.max (odd) stays as it is, for validate() to refuse.
+        let (even, overflow) = sample.addingReportingOverflow(sample & 1)
+        return overflow ? sample : even
+    }
 
     /// E = S + D, or `nil` when the baseline is disabled.
     public var baselineEnd: Int? { baselineStart.map { $0 + baselineDelay } }
@@ -77,7 +84,16 @@ public struct BrainiacAnalysisOptions: Sendable, Codable, Equatable {
             throw .baselineTooEarly(start)
         }
         guard baselineDelay >= 0 else { throw .negativeDelay(baselineDelay) }
-        guard windowSeconds.isFinite, windowSampleCount >= 1 else { throw .window(windowSeconds) }
+        // Sample numbers past any capture (their sum could not even be formed) are refused before they are used.
+        let largest = BrainiacHeadband.largestSampleNumber
+        guard baselineDelay <= largest else { throw .beyondAnyCapture(option: "--baseline-delay", value: "\(baselineDelay)") }
+        if let start = baselineStart, start > largest - baselineDelay {
+            throw .beyondAnyCapture(option: "--baseline-start", value: "\(start) + \(baselineDelay)")
+        }
+        guard windowSeconds.isFinite, windowSeconds * BrainiacHeadband.samplingRate <= Double(largest) else {
+            throw .beyondAnyCapture(option: "--window-s", value: "\(windowSeconds)")
+        }
+        guard windowSampleCount >= 1 else { throw .window(windowSeconds) }
         guard !bands.isEmpty else { throw .noBands }
         do { try welch.validate() } catch { throw .welch(error) }
     }
@@ -89,6 +105,8 @@ public enum AnalysisOptionsError: Error, Equatable, CustomStringConvertible {
     case baselineStartText(String)
     case negativeDelay(Int)
     case window(Double)
+    /// A sample number or a duration beyond the largest the tables hold (``BrainiacHeadband/largestSampleNumber``).
+    case beyondAnyCapture(option: String, value: String)
     case noBands
     case welch(WelchParameterError)
 
@@ -100,6 +118,8 @@ public enum AnalysisOptionsError: Error, Equatable, CustomStringConvertible {
             "--baseline-start-s: expected a number of seconds or none, found \"\(text)\""
         case .negativeDelay(let d): "--baseline-delay: expected a number of samples ≥ 0, found \(d)"
         case .window(let w): "--window-s: expected a positive number of seconds, found \(w)"
+        case .beyondAnyCapture(let option, let value):
+            "\(option): \(value) lies beyond any capture (at most \(BrainiacHeadband.largestSampleNumber) samples, 99 days at 250 Hz)"
         case .noBands: "--bands: expected at least one band"
         case .welch(let error): error.description
         }

@@ -65,6 +65,13 @@ public struct CaptureSynthesizer: Sendable {
             sequence = .v2(before: b, after: a, switchAt: switchAt)
         }
         guard settings.gains.count == 4 else { throw .badGains }
+        // Numbers the synthesis computes with, and the truth sidecar records as JSON (which has no NaN or infinity).
+        var numbers: [(String, Double)] = [("--noise-uv", settings.noiseMicrovolts), ("--drop-rate", settings.dropRate),
+                                           ("--byte-loss-rate", settings.byteLossRate)]
+        numbers += settings.gains.map { ("--gain", $0) }
+        if let range = settings.randomGain { numbers += [("--random-gain", range.lowerBound), ("--random-gain", range.upperBound)] }
+        if case .v1(let frequency) = settings.sequence { numbers.append(("--frequency", frequency)) }
+        if let (name, value) = numbers.first(where: { !$0.1.isFinite }) { throw .notFinite(setting: name, value: value) }
     }
 
     /// The capture's bytes and the record of every fault.
@@ -155,12 +162,15 @@ public struct CaptureSynthesizer: Sendable {
 public enum SynthSettingsError: Error, Equatable, Sendable {
     case unknownPreset(String)
     case badGains
+    /// A number that is NaN or infinite, named by its `bt-synth` option.
+    case notFinite(setting: String, value: Double)
 
     public var message: String {
         switch self {
         case .unknownPreset(let name):
             "unknown preset \(name): use one of \(TestSequence.Preset.named.keys.sorted().joined(separator: ", ")) or a,b"
         case .badGains: "gains need one value per channel (T3, O1, T4, O2)"
+        case .notFinite(let setting, let value): "\(setting): expected a finite number, found \(value)"
         }
     }
 }
