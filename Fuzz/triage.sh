@@ -12,6 +12,7 @@
 set -uo pipefail
 binary=${1:?usage: Fuzz/triage.sh TARGET-BINARY INPUT...}
 shift
+target_path=$(realpath "$binary")
 export SWIFT_BACKTRACE=enable=no
 # No leak check at exit either (see -detect_leaks below).
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
@@ -25,8 +26,11 @@ for input in "$@"; do
     grep -q 'Fatal error' <<<"$report" && kind="Fatal error"
     # Stack frames: "#3 0x55d0 in H5F__accum_read (/lib/x86_64-linux-gnu/libhdf5_serial.so.103+0x1234)", or
     # without a name: "#1 0x7f12 (/lib/x86_64-linux-gnu/libhdf5_serial.so.103+0x1233e4)".
+    # A frame without a name inside the target itself is the sanitizer's or fuzzer's runtime (our Swift code is
+    # always named): a timeout's alarm that lands there (in an allocation of libhdf5's, say) is passed over too.
     frame=$(grep -E '^ *#[0-9]+ 0x[0-9a-f]+ ' <<<"$report" \
             | grep -v -E 'libc\.so|libc\+\+|libstdc\+\+|libgcc|libswiftCore|libclang_rt|asan|sanitizer|fuzzer::|__interceptor|__libc_|abort|raise|malloc_printerr|_int_free|_int_malloc|libpthread|/nptl/|__GI_|sysdeps/| in __(mem|str|wmem)[a-z0-9_]* ' \
+            | grep -v -F "($target_path+" \
             | head -1)
     function=$(sed -E 's/^ *#[0-9]+ 0x[0-9a-f]+ +(in )?([^ ]+).*/\2/' <<<"$frame")
     if grep -q -E 'libhdf5|^ *#[0-9]+ 0x[0-9a-f]+ in H5' <<<"$frame"; then

@@ -42,7 +42,9 @@ public struct IsolatedReader: Sendable {
         self.executable = executable
     }
 
-    /// Reads `path` (of `size` bytes) in a child and returns what the child's ``serve(_:)`` encoded.
+    /// Reads `path` (of `size` bytes) in a child and returns what the child's ``serveIfAsked(_:)`` encoded. Call it
+    /// from a thread that lives as long as the run (the runner reads inputs on the main thread): the kernel's
+    /// parent-death signal follows the thread that started the child, not the process.
     /// Throws ``ToolError/badInput(_:)`` with the child's message when it refused the input, and with what
     /// happened when it died of a signal or ran out of time.
     public func read(_ path: String, size: Int) throws(ToolError) -> Data {
