@@ -18,7 +18,7 @@ import Glibc
 ///
 /// A child that stops on a trap of BrainBatch's own code (Swift's checks end a process with SIGILL or SIGTRAP, and
 /// print `Fatal error: …` first) is not blamed on the input or on libhdf5: that is an internal fault, exit 70,
-/// reported as a bug with the child's first line of stderr.
+/// reported as a bug with the `Fatal error:` line the child wrote to its stderr.
 public struct IsolatedReader: Sendable {
     /// The hidden option that starts the child, e.g. `--read-hdf5-isolated`.
     public var option: String
@@ -128,8 +128,8 @@ public struct IsolatedReader: Sendable {
               let seconds = Int(arguments[4]), let parent = Int32(arguments[5]) else { return }
         // The parent gone already (between its spawn and this request): nobody waits for the result.
         if bb_end_with_parent(parent) == 1 { exit(SysExit.software.rawValue) }
-        // For the tests of the parent's side (Tests/ToolSupportTests/IsolatedReaderTests.swift): a child told so stops
-        // on a Swift trap, or waits forever, before it reads anything.
+        // For the tests of how a run reports its reader's faults (Tests/MYNDTests/RobustnessTests.swift): a child told
+        // so by the environment stops on a Swift trap, or waits forever, before it reads anything.
         switch ProcessInfo.processInfo.environment[Self.testFaultVariable] {
         case "trap"?: fatalError("the test fault asked for by \(Self.testFaultVariable)")
         case "hang"?: while true { sleep(60) }

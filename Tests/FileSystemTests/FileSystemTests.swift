@@ -43,6 +43,31 @@ struct FileSystemTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
+    @Test("A staged file waits beside its destination, fully written, until commit renames it; discarded (or dropped), it leaves nothing")
+    func stagedFile() throws {
+        let folder = TestSupport.temporaryFolder()
+        let path = FilePath(folder.appendingPathComponent("x.json").path)
+        try Data("old\n".utf8).write(to: URL(fileURLWithPath: path.string))
+        let staged = try FileSystem.stage(path) { append in
+            try Array("new\n".utf8).withUnsafeBytes { try append($0) }
+        }
+        #expect(staged.temporary == FileSystem.temporarySibling(of: path))
+        #expect(try String(contentsOfFile: staged.temporary.string, encoding: .utf8) == "new\n")
+        #expect(try String(contentsOfFile: path.string, encoding: .utf8) == "old\n")
+        try staged.commit()
+        #expect(try String(contentsOfFile: path.string, encoding: .utf8) == "new\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["x.json"])
+
+        let other = FilePath(folder.appendingPathComponent("y.json").path)
+        do {
+            let dropped = try FileSystem.stage(other) { append in try Array("y".utf8).withUnsafeBytes { try append($0) } }
+            #expect(FileManager.default.fileExists(atPath: dropped.temporary.string))
+        }
+        let discarded = try FileSystem.stage(other) { append in try Array("y".utf8).withUnsafeBytes { try append($0) } }
+        discarded.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["x.json"])
+    }
+
     @Test("A failed rename names the destination and the reason")
     func renameFailure() throws {
         let folder = TestSupport.temporaryFolder()
