@@ -112,6 +112,10 @@ for target in "${targets[@]}"; do
     # was; left to the once-a-second RSS check it would be an out-of-memory with no stack, sometimes.
     asan=$ASAN_OPTIONS
     [ "$target" = FuzzMYNDHDF5 ] && asan+=:$HDF5_ASAN_OPTIONS
+    # Nor are its stacks symbolized while it runs: nearly every job ends in one of libhdf5's crashes, and
+    # llvm-symbolizer loading the whole target for each took much of a job's time; triage.sh replays every saved
+    # input with symbols, and that is where a crash is judged.
+    [ "$target" = FuzzMYNDHDF5 ] && asan+=:symbolize=0
     # A log of this run's own (two runs of one target at once, a campaign beside `make test`, must not mix their
     # statistics), renamed to logs/<target>.log at the end; the artifacts it found are those newer than its start.
     log=logs/$target.$$.log
