@@ -33,6 +33,16 @@ for input in "$@"; do
             | grep -v -F "($target_path+" \
             | head -1)
     function=$(sed -E 's/^ *#[0-9]+ 0x[0-9a-f]+ +(in )?([^ ]+).*/\2/' <<<"$frame")
+    # glibc's stack protector ends the process before the sanitizer can print a stack ("*** stack smashing
+    # detected ***"; libhdf5's H5T__bit_get_d overruns its buffer on some corrupt datatypes): where gdb is
+    # installed, the function whose stack was smashed is the caller of __stack_chk_fail.
+    if grep -q 'stack smashing detected' <<<"$report" && command -v gdb >/dev/null; then
+        kind="stack smashing"
+        frame=$(gdb -batch -ex 'set breakpoint pending on' -ex 'break __stack_chk_fail' -ex run -ex 'bt 2' \
+                    --args "$binary" -timeout=5 -rss_limit_mb=2048 -detect_leaks=0 "$input" 2>/dev/null | grep -E '^#1 ')
+        function=$(sed -E 's/.* in ([^ ]+) .*/\1/' <<<"$frame")
+        frame=${frame/ from / (}
+    fi
     if grep -q -E 'libhdf5|^ *#[0-9]+ 0x[0-9a-f]+ in H5' <<<"$frame"; then
         echo "hdf5 $input ${kind:-unknown} in $function"
     elif [ -z "$kind" ] && ! grep -q -E 'ERROR|deadly|==[0-9]+==' <<<"$report"; then
