@@ -28,7 +28,9 @@ struct OptionValueTests {
         Command(tool: "nt-analyze", arguments: ["decode", "SampleData/mindaffect/mindaffectBCI_sample_261123_1200.txt"]),
     ]
 
-    static let values = ["nan", "inf", "-inf", "1e308", "9223372036854775807", "2147483648", "-1"]
+    /// Given as `--option=value`, so that a negative value is not taken for an option.
+    static let values = ["nan", "inf", "-inf", "1e308", "-1e308", "9223372036854775807", "-9223372036854775808",
+                         "2147483648", "-1"]
 
     /// The options of a command that take a value (`--name <value>` in its help), but `--output`.
     static func valueOptions(_ command: Command) throws -> [String] {
@@ -41,7 +43,7 @@ struct OptionValueTests {
         }.filter { $0 != "--output" }
     }
 
-    @Test("Every option with a value, given NaN, ±infinity, the largest double and integers, or -1: exit 0, 64, 65 or 66 in one line, never a crash",
+    @Test("Every option with a value, given NaN, ±infinity, the largest doubles and integers either way, or -1: exit 0, 64, 65 or 66 in one line, never a crash",
           arguments: commands)
     func extremeValues(_ command: Command) throws {
         let options = try Self.valueOptions(command)
@@ -56,7 +58,7 @@ struct OptionValueTests {
                 // `cd` first: a value such as `--java-companions nan` names a folder relative to the working one.
                 let result = try TestSupport.run("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", folder.path,
                                                              TestSupport.executable(command.tool)]
-                                                 + arguments + ["-o", out, option, value, "-q"])
+                                                 + arguments + ["-o", out, "\(option)=\(value)", "-q"])
                 let what = "\(command.tool) \(option) \(value): exit \(result.status): \(result.stderr.prefix(300))"
                 #expect([0, 64, 65, 66].contains(result.status), "\(what)")
                 #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Program crashed"), "\(what)")

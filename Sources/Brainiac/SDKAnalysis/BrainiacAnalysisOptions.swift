@@ -90,7 +90,8 @@ public struct BrainiacAnalysisOptions: Sendable, Codable, Equatable {
         if let start = baselineStart, start > largest - baselineDelay {
             throw .beyondAnyCapture(option: "--baseline-start", value: "\(start) + \(baselineDelay)")
         }
-        guard windowSeconds.isFinite, windowSeconds * BrainiacHeadband.samplingRate <= Double(largest) else {
+        guard windowSeconds.isFinite, windowSeconds > 0 else { throw .window(windowSeconds) }
+        guard windowSeconds * BrainiacHeadband.samplingRate <= Double(largest) else {
             throw .beyondAnyCapture(option: "--window-s", value: "\(windowSeconds)")
         }
         guard windowSampleCount >= 1 else { throw .window(windowSeconds) }
