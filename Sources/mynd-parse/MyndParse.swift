@@ -64,9 +64,8 @@ struct MyndParse: ParsableCommand {
     /// Reads each HDF5 recording in a child process (this program with `--read-hdf5-isolated`): a crash or an
     /// endless loop of libhdf5 on a corrupt file fails that input alone, with the file named.
     static let recordingReader = RecordingReader { path throws(MYNDError) in
-        // The size of the file a link leads to (stat(2) follows links): the reader's time and memory grow with it.
-        var info = stat()
-        let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
+        // The size of the file a link leads to: the reader's time and memory grow with it.
+        let size = (try? InputFile.size(path)) ?? 0
         do {
             let data = try isolatedReader.read(path, size: size)
             return try MYNDRecording(transferData: data)
