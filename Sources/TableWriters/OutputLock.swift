@@ -27,11 +27,14 @@ public final class OutputLock {
         return lock
     }
 
-    /// Takes the lock of an output made of whole files written atomically (`bt-synth`'s capture and its truth
-    /// sidecar, locked by the first), removing the temporaries killed runs left for any of them.
-    public static func acquire(forFiles files: [String]) throws(TableOutputError) -> OutputLock {
+    /// Takes the lock of an output made of whole files (a signal file, `bt-synth`'s capture and its truth sidecar;
+    /// locked by the first), finishing a commit of `commit`'s that a killed run was in the middle of
+    /// (``SidecarCommit/recover()``), then removing the temporaries killed runs left for any of the files.
+    public static func acquire(forFiles files: [String],
+                               committedBy commit: SidecarCommit? = nil) throws(TableOutputError) -> OutputLock {
         let first = files.first ?? ""
         let lock = try acquire(path: first, trimmed: first)
+        commit?.recover()
         for file in files {
             for stale in FileSystem.staleTemporaries(of: FilePath(file), includingOwn: true) { FileSystem.remove(stale) }
         }

@@ -15,10 +15,14 @@ import TableWriters
 /// `<file>.provenance.json` (the tool, the command line, the input's SHA-256, the parameters, each file written
 /// with its SHA-256) with a `signal` object: channels, rate, resolution, annotations. It is what a later run
 /// recognises: every file is written in full beside its destination first, then all are renamed into place in
-/// one block that SIGINT, SIGTERM and SIGHUP do not cut, the sidecar last.
+/// one block that SIGINT, SIGTERM and SIGHUP do not cut, the old sidecar set aside first and the new one last
+/// (``TableWriters/SidecarCommit``: a commit cut by SIGKILL is finished by the next run).
 enum SignalOutput {
     /// The provenance sidecar of a signal output.
     static func sidecar(of path: String) -> String { path + ".provenance.json" }
+
+    /// How a signal output is put in place: its files, then the sidecar that lists them.
+    static func commit(of path: String) -> SidecarCommit { SidecarCommit(sidecar: sidecar(of: path)) }
 
     /// The files of a signal output, the path given first: the lock is that path's, and taking it removes the
     /// temporaries killed runs left for any of them (the EDF writer's sample scratch `<file>.samples` included).
@@ -50,7 +54,7 @@ enum SignalOutput {
             throw TableOutputError.cannotCreate(path: path, reason: "folder \(parent) does not exist")
         }
         try PreviousOutput.checkApart(files: files, from: inputs)
-        let lock = try OutputLock.acquire(forFiles: lockedFiles(kind, path: path))
+        let lock = try OutputLock.acquire(forFiles: lockedFiles(kind, path: path), committedBy: commit(of: path))
         return (lock, try PreviousOutput.checkReplaceableDeferringContent(files: kind.files(for: path), sidecar: sidecar(of: path)))
     }
 
@@ -182,8 +186,7 @@ extension ToolRunner {
         }
         do {
             try FileSystem.deferringSignals {
-                try writer.commit()
-                try sidecar.commit()
+                try SignalOutput.commit(of: output.output).commit(renamingFiles: { try writer.commit() }, thenSidecar: sidecar)
             }
         } catch let error as FileSystemError {
             writer.discard()

@@ -116,7 +116,8 @@ struct BTSynth: ParsableCommand {
             // Never over a capture bt-synth did not write: an existing one must be listed, unchanged, in its truth.
             let sidecar = output + ".truth.json"
             // One run at a time per capture; what killed runs left beside it is removed.
-            let lock = try OutputLock.acquire(forFiles: [output, sidecar])
+            let commit = SidecarCommit(sidecar: sidecar, nested: true)
+            let lock = try OutputLock.acquire(forFiles: [output, sidecar], committedBy: commit)
             defer { lock.release() }
             try PreviousOutput.checkReplaceable(file: output, sidecar: sidecar)
             let (bytes, truth) = synthesizer.synthesize()
@@ -126,8 +127,8 @@ struct BTSynth: ParsableCommand {
             let document = SynthTruthDocument(truth: truth, settings: settings, provenance: provenance)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try AtomicFile.write(Data(bytes), to: output)
-            try AtomicFile.write(try encoder.encode(document) + Data("\n".utf8), to: sidecar)
+            // The capture, then its truth: a run killed between them leaves a commit the next run finishes.
+            try commit.write([(output, Data(bytes))], sidecarData: try encoder.encode(document) + Data("\n".utf8))
             runner.diagnostics.note("\(output): \(bytes.count) bytes, \(truth.segments.reduce(0) { $0 + $1.packets }) packets, "
                                     + "\(truth.droppedPackets.count) dropped, \(truth.byteDeletions.count) byte deletions")
         }

@@ -72,8 +72,8 @@ struct CompanionWriter: SideOutput {
         }
     }
 
-    /// Writes the files (creating the folder), each through a temporary file and a rename, then the folder's
-    /// provenance: the earlier entries of files not rewritten, and these. Holds the folder's lock meanwhile (73 when
+    /// Writes the files (creating the folder) and then the folder's provenance (the earlier entries of files not
+    /// rewritten, and these), each in full beside its place first, then renamed into place (``SidecarCommit``). Holds the folder's lock meanwhile (73 when
     /// another run has it) and checks the files again under it, as another run may have written there since
     /// ``check(_:)``.
     func write(_ parsed: [InteractLogFormat.Parsed], provenance: Provenance) throws {
@@ -85,22 +85,26 @@ struct CompanionWriter: SideOutput {
             throw CompanionError(exitCode: .cannotCreate, message: "\(folder): cannot create the folder: \(error.localizedDescription)")
         }
         let targets = try targets(parsed)
-        let lock = try OutputLock.acquire(forFiles: [provenancePath] + targets)
+        let commit = SidecarCommit(sidecar: provenancePath)
+        let lock = try OutputLock.acquire(forFiles: [provenancePath] + targets, committedBy: commit)
         defer { lock.release() }
         try checkReplaceable(targets)
         var recorded = PreviousOutput.recordedFiles(provenance: provenancePath)
+        var files: [(path: String, data: Data)] = []
         for analysis in java {
             let stem = Self.stem(analysis.log.sourceFile)
             for (suffix, text) in [("_strokes.txt", JavaCompanionFiles.strokes(analysis)),
                                    ("_keys.txt", JavaCompanionFiles.keys(analysis))] {
                 let data = Data(text.utf8)
-                try AtomicFile.write(data, to: folder + "/" + stem + suffix)
+                files.append((folder + "/" + stem + suffix, data))
                 recorded[stem + suffix] = InputRecord(path: stem + suffix, contents: data).sha256
             }
         }
         var record = provenance
         record.outputs = recorded.keys.sorted().map { OutputFileRecord(file: $0, sha256: recorded[$0]!) }
-        try AtomicFile.write(record.jsonDocument(), to: provenancePath)
+        // Every file, then the provenance that lists them: a run killed in between leaves a commit the next run
+        // finishes.
+        try commit.write(files, sidecarData: record.jsonDocument())
     }
 
     static func logs(_ parsed: [InteractLogFormat.Parsed]) -> [TrialAnalysis] {

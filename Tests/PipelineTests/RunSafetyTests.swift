@@ -205,6 +205,30 @@ struct RunSafetyTests {
         #expect(try TestSupport.sha256s(under: folder) == before)
     }
 
+    @Test("A BrainVision commit cut by SIGKILL between its renames (new .eeg, old .vmrk and .vhdr, no sidecar) is finished by the next run, which then goes on")
+    func cutSignalCommitFinishedByNext() throws {
+        let (folder, earlier) = try RunSafetyTests.seededFolder(.brainVision)
+        let before = try TestSupport.sha256s(under: folder)
+        // Another capture's output, staged as a run now gone would have left it, its commit cut after the .eeg.
+        let staging = TestSupport.temporaryFolder()
+        let other = try TestSupport.run(TestSupport.executable("bt-decode"),
+                                        [RunSafetyTests.path("SampleData/brainiac/faulty_v2.bin"), "-o", staging.appendingPathComponent("out.vhdr").path, "-q"])
+        try #require(other.status == 0, "\(other.stderr)")
+        let pid = try TestSupport.endedProcessID()
+        let path = { (name: String) in folder.appendingPathComponent(name).path }
+        for name in ["out.eeg", "out.vmrk", "out.vhdr", "out.vhdr.provenance.json"] {
+            try #require(rename(staging.appendingPathComponent(name).path, path(".\(name).tmp-\(pid)")) == 0)
+        }
+        try #require(rename(path("out.vhdr.provenance.json"), path(".out.vhdr.provenance.json.tmp-\(pid).previous.json")) == 0)
+        try #require(rename(path(".out.eeg.tmp-\(pid)"), path("out.eeg")) == 0)
+        // The next run finishes that commit (every file is one the old or the new sidecar lists), so the output is
+        // a BrainBatch one again and is replaced: the same run as the earlier one leaves the folder as it was.
+        let next = try TestSupport.run(TestSupport.executable("bt-decode"), earlier)
+        #expect(next.status == 0, "\(next.stderr)")
+        let after = try TestSupport.sha256s(under: folder)
+        #expect(after == before, "\(RunSafetyTests.changes(before, after))")
+    }
+
     @Test("A second run writing an output that a run is writing is refused (73, one line naming -o and the pid); the first is untouched",
           arguments: Kind.allCases)
     func secondRunRefused(_ kind: Kind) throws {

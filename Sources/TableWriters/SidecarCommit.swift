@@ -1,0 +1,159 @@
+import FileSystem
+import Foundation
+import SystemPackage
+
+/// How an output of whole files that a provenance sidecar lists is put in place, and how a commit cut in the middle
+/// (SIGKILL, a power cut) is finished by the next run. Such outputs are a signal file and its
+/// `<file>.provenance.json`, `bt-synth`'s capture and its `<capture>.truth.json`, and `ilog-parse`'s Java companion
+/// files with their folder's `brainbatch-companions.json`.
+///
+/// The order is a single CSV's (``OutputCommit``):
+/// 1. Every file and the new sidecar are written in full beside their places first (temporary siblings).
+/// 2. The old sidecar goes aside (`.<sidecar>.tmp-<pid>.previous.json`; an empty file there when there was none):
+///    the mark of a commit in progress.
+/// 3. The files are renamed into place.
+/// 4. The new sidecar is renamed into place last, and the mark is removed.
+///
+/// Readers meanwhile see whole files and no sidecar, never a sidecar that does not vouch for the files beside it.
+/// A later run holding the output's lock that finds a mark of a process that is gone, beside that process's new
+/// sidecar, finishes the commit. It does so only once it has checked that each file the new sidecar lists is in
+/// place with the old or the new content, or waits complete beside its place. Otherwise it puts the old sidecar
+/// back and leaves the files for the usual check to name.
+public struct SidecarCommit: Sendable {
+    /// The provenance sidecar; the files it lists are in its folder.
+    public let sidecar: String
+    /// Whether the sidecar holds the provenance under the key `provenance` (`bt-synth`'s truth document).
+    public let nested: Bool
+
+    public init(sidecar: String, nested: Bool = false) {
+        self.sidecar = sidecar
+        self.nested = nested
+    }
+
+    /// The temporary sibling of `path` made by process `pid`: `.<name>.tmp-<pid>`.
+    static func temporary(of path: String, pid: Int32) -> String {
+        let file = FilePath(path)
+        let parent = file.removingLastComponent()
+        return parent.appending(".\(file.lastComponent?.string ?? path).tmp-\(pid)").string
+    }
+
+    /// The mark of a commit in progress by `pid`: the old sidecar, set aside.
+    func mark(pid: Int32) -> String { Self.temporary(of: sidecar, pid: pid) + ".previous.json" }
+
+    /// The output file called `name` in the sidecar's folder.
+    func file(named name: String) -> String {
+        let parent = FilePath(sidecar).removingLastComponent()
+        return parent.isEmpty ? name : parent.appending(name).string
+    }
+
+    /// Puts a staged output in place: the old sidecar aside, `renameFiles` (the files' temporaries renamed into
+    /// place), the new sidecar, then the mark removed. Call it inside ``FileSystem/deferringSignals(_:)`` once
+    /// every temporary is complete. When a rename fails, the old sidecar is put back (beside whatever files were
+    /// already renamed: the next run then names them instead of replacing them).
+    public func commit(renamingFiles renameFiles: () throws -> Void, thenSidecar staged: StagedFile) throws {
+        let mark = FilePath(mark(pid: getpid()))
+        if PreviousOutput.kind(of: sidecar) != nil {
+            try FileSystem.rename(FilePath(sidecar), to: mark)
+        } else {
+            try FileSystem.close(try FileSystem.create(mark), path: mark)
+        }
+        do {
+            try renameFiles()
+            try staged.commit()
+        } catch {
+            restore(mark: mark.string)
+            throw error
+        }
+        unlink(mark.string)
+    }
+
+    /// Writes an output held in memory: each of `files` (in that order) and then the sidecar staged beside its
+    /// place, then all committed in one block that SIGINT, SIGTERM and SIGHUP do not cut. A failure while they are
+    /// written (a full disk) replaces nothing and leaves no temporary; the error names the file and the reason.
+    public func write(_ files: [(path: String, data: Data)], sidecarData: Data) throws(TableOutputError) {
+        func stage(_ path: String, _ data: Data) throws -> StagedFile {
+            try FileSystem.stage(FilePath(path)) { append in try data.withUnsafeBytes { try append($0) } }
+        }
+        do {
+            let staged = try files.map { try stage($0.path, $0.data) }
+            let stagedSidecar = try stage(sidecar, sidecarData)
+            try FileSystem.deferringSignals {
+                try commit(renamingFiles: { for file in staged { try file.commit() } }, thenSidecar: stagedSidecar)
+            }
+        } catch let error as FileSystemError {
+            throw .cannotCreate(path: error.path.string, reason: error.reason)
+        } catch {
+            throw .cannotCreate(path: sidecar, reason: "\(error)")
+        }
+    }
+
+    // MARK: - What killed runs left
+
+    /// Finishes (or undoes) the commits that processes now gone were in the middle of. Call it with the output's
+    /// lock held, before the temporaries of gone processes are removed. Never throws: what cannot be finished is
+    /// left for the checks that follow to name.
+    func recover() {
+        for mark in FileSystem.staleTemporaries(of: FilePath(sidecar), includingOwn: true)
+        where mark.suffix == ".previous.json" && !mark.isFolder {
+            if let files = filesToFinish(pid: mark.pid) {
+                finish(files, pid: mark.pid)
+            } else {
+                restore(mark: mark.path.string)
+            }
+        }
+    }
+
+    /// The files of `pid`'s new sidecar (their names), when finishing its commit loses nothing: no sidecar is in
+    /// place, the new one lists its files, and each of them is in place with the old or the new content or waits
+    /// complete (the new content) beside its place.
+    func filesToFinish(pid: Int32) -> [String]? {
+        let newSidecar = Self.temporary(of: sidecar, pid: pid)
+        guard PreviousOutput.kind(of: sidecar) == nil,
+              let new = PreviousOutput.recordedOutputs(provenance: newSidecar, nested: nested) else { return nil }
+        let old = PreviousOutput.recordedOutputs(provenance: mark(pid: pid), nested: nested) ?? [:]
+        for (name, digest) in new {
+            guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { return nil }
+            let path = file(named: name), waiting = Self.temporary(of: path, pid: pid)
+            if PreviousOutput.kind(of: waiting) != nil {
+                guard PreviousOutput.kind(of: waiting) == .file, PreviousOutput.sha256(of: waiting) == digest else { return nil }
+            } else if PreviousOutput.kind(of: path) == nil {
+                return nil
+            }
+            if PreviousOutput.kind(of: path) != nil {
+                guard PreviousOutput.kind(of: path) == .file, let present = PreviousOutput.sha256(of: path),
+                      present == digest || present == old[name] else { return nil }
+            }
+        }
+        return new.keys.sorted()
+    }
+
+    /// Renames `pid`'s waiting files into place, then its new sidecar, and removes its mark.
+    private func finish(_ names: [String], pid: Int32) {
+        do {
+            try FileSystem.deferringSignals { () throws(FileSystemError) in
+                for name in names {
+                    let path = file(named: name), waiting = Self.temporary(of: path, pid: pid)
+                    if PreviousOutput.kind(of: waiting) != nil {
+                        try FileSystem.rename(FilePath(waiting), to: FilePath(path))
+                    }
+                }
+                try FileSystem.rename(FilePath(Self.temporary(of: sidecar, pid: pid)), to: FilePath(sidecar))
+            }
+            unlink(mark(pid: pid))
+        } catch {
+            restore(mark: mark(pid: pid))
+        }
+    }
+
+    /// Puts an old sidecar set aside back in place, when no sidecar is there; an empty mark (there was none) is
+    /// removed.
+    private func restore(mark: String) {
+        var info = stat()
+        guard PreviousOutput.kind(of: sidecar) == nil, lstat(mark, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+        if info.st_size == 0 {
+            unlink(mark)
+        } else {
+            try? FileSystem.rename(FilePath(mark), to: FilePath(sidecar))
+        }
+    }
+}
