@@ -35,11 +35,12 @@ public enum FileSystem {
         Errno(rawValue: errno)
     }
 
-    /// The temporary sibling of `path`: `.<name>.tmp-<pid>` in the same folder (`path` without a trailing `/`).
-    public static func temporarySibling(of path: FilePath) -> FilePath {
+    /// The temporary sibling of `path` made by process `pid` (this one unless said): `.<name>.tmp-<pid>` in the
+    /// same folder (`path` without a trailing `/`).
+    public static func temporarySibling(of path: FilePath, pid: Int32 = getpid()) -> FilePath {
         let parent = path.removingLastComponent()
         let name = path.lastComponent?.string ?? path.string
-        return parent.appending(".\(name).tmp-\(getpid())")
+        return parent.appending(".\(name).tmp-\(pid)")
     }
 
     /// Writes `bytes` as the whole content of `path`: into ``temporarySibling(of:)``, flushed to disk, then renamed

@@ -28,9 +28,7 @@ enum OutputCommit {
 
         init(_ destination: OutputDestination, pid: Int32 = getpid()) {
             self.destination = destination
-            let name = FilePath(destination.trimmedPath).lastComponent?.string ?? destination.trimmedPath
-            let parent = FilePath(destination.trimmedPath).removingLastComponent()
-            temporary = parent.appending(".\(name).tmp-\(pid)").string
+            temporary = FileSystem.temporarySibling(of: FilePath(destination.trimmedPath), pid: pid).string
         }
 
         /// The final path of the output's file `name` (a name its provenance lists).

@@ -32,9 +32,7 @@ public struct SidecarCommit: Sendable {
 
     /// The temporary sibling of `path` made by process `pid`: `.<name>.tmp-<pid>`.
     static func temporary(of path: String, pid: Int32) -> String {
-        let file = FilePath(path)
-        let parent = file.removingLastComponent()
-        return parent.appending(".\(file.lastComponent?.string ?? path).tmp-\(pid)").string
+        FileSystem.temporarySibling(of: FilePath(path), pid: pid).string
     }
 
     /// The mark of a commit in progress by `pid`: the old sidecar, set aside.
