@@ -65,23 +65,54 @@ public struct SidecarCommit: Sendable {
         unlink(mark.string)
     }
 
-    /// Writes an output held in memory: each of `files` (in that order) and then the sidecar staged beside its
-    /// place, then all committed in one block that SIGINT, SIGTERM and SIGHUP do not cut. A failure while they are
-    /// written (a full disk) replaces nothing and leaves no temporary; the error names the file and the reason.
-    public func write(_ files: [(path: String, data: Data)], sidecarData: Data) throws(TableOutputError) {
-        func stage(_ path: String, _ data: Data) throws -> StagedFile {
-            try FileSystem.stage(FilePath(path)) { append in try data.withUnsafeBytes { try append($0) } }
+    /// An output staged one file at a time (so that only one is in memory), then committed with its sidecar.
+    public final class Staging {
+        let output: SidecarCommit
+        var files: [StagedFile] = []
+
+        init(_ output: SidecarCommit) { self.output = output }
+
+        /// Writes `data` in full beside `path` (its temporary sibling, removed on a signal, or when this staging
+        /// ends uncommitted).
+        public func add(_ path: String, _ data: Data) throws(TableOutputError) {
+            files.append(try SidecarCommit.stage(path, data))
         }
-        do {
-            let staged = try files.map { try stage($0.path, $0.data) }
-            let stagedSidecar = try stage(sidecar, sidecarData)
-            try FileSystem.deferringSignals {
-                try commit(renamingFiles: { for file in staged { try file.commit() } }, thenSidecar: stagedSidecar)
+
+        /// Stages the sidecar, then commits the files (in the order they were added) and it, in one block that
+        /// SIGINT, SIGTERM and SIGHUP do not cut. A failure while the sidecar is written (a full disk) replaces
+        /// nothing and leaves no temporary; the error names the file and the reason.
+        public func commit(sidecarData: Data) throws(TableOutputError) {
+            let sidecar = try SidecarCommit.stage(output.sidecar, sidecarData)
+            let files = files
+            do {
+                try FileSystem.deferringSignals {
+                    try output.commit(renamingFiles: { for file in files { try file.commit() } }, thenSidecar: sidecar)
+                }
+            } catch let error as FileSystemError {
+                throw .cannotCreate(path: error.path.string, reason: error.reason)
+            } catch {
+                throw .cannotCreate(path: output.sidecar, reason: "\(error)")
             }
+        }
+    }
+
+    /// A new staging of this output's files.
+    public func staging() -> Staging { Staging(self) }
+
+    /// Writes an output held in memory: each of `files` staged, then the sidecar, then all committed.
+    public func write(_ files: [(path: String, data: Data)], sidecarData: Data) throws(TableOutputError) {
+        let staging = staging()
+        for file in files { try staging.add(file.path, file.data) }
+        try staging.commit(sidecarData: sidecarData)
+    }
+
+    private static func stage(_ path: String, _ data: Data) throws(TableOutputError) -> StagedFile {
+        do {
+            return try FileSystem.stage(FilePath(path)) { append in try data.withUnsafeBytes { try append($0) } }
         } catch let error as FileSystemError {
             throw .cannotCreate(path: error.path.string, reason: error.reason)
         } catch {
-            throw .cannotCreate(path: sidecar, reason: "\(error)")
+            throw .cannotCreate(path: path, reason: "\(error)")
         }
     }
 

@@ -73,9 +73,9 @@ struct CompanionWriter: SideOutput {
     }
 
     /// Writes the files (creating the folder) and then the folder's provenance (the earlier entries of files not
-    /// rewritten, and these), each in full beside its place first, then renamed into place (``SidecarCommit``). Holds the folder's lock meanwhile (73 when
-    /// another run has it) and checks the files again under it, as another run may have written there since
-    /// ``check(_:)``.
+    /// rewritten, and these), each in full beside its place first (one file in memory at a time), then renamed
+    /// into place (``SidecarCommit``). Holds the folder's lock meanwhile (73 when another run has it) and checks the
+    /// files again under it, as another run may have written there since ``check(_:)``.
     func write(_ parsed: [InteractLogFormat.Parsed], provenance: Provenance) throws {
         let java = Self.logs(parsed).filter { $0.log.program == .java }
         guard !java.isEmpty else { return }
@@ -90,13 +90,13 @@ struct CompanionWriter: SideOutput {
         defer { lock.release() }
         try checkReplaceable(targets)
         var recorded = PreviousOutput.recordedFiles(provenance: provenancePath)
-        var files: [(path: String, data: Data)] = []
+        let staging = commit.staging()
         for analysis in java {
             let stem = Self.stem(analysis.log.sourceFile)
             for (suffix, text) in [("_strokes.txt", JavaCompanionFiles.strokes(analysis)),
                                    ("_keys.txt", JavaCompanionFiles.keys(analysis))] {
                 let data = Data(text.utf8)
-                files.append((folder + "/" + stem + suffix, data))
+                try staging.add(folder + "/" + stem + suffix, data)
                 recorded[stem + suffix] = InputRecord(path: stem + suffix, contents: data).sha256
             }
         }
@@ -104,7 +104,7 @@ struct CompanionWriter: SideOutput {
         record.outputs = recorded.keys.sorted().map { OutputFileRecord(file: $0, sha256: recorded[$0]!) }
         // Every file, then the provenance that lists them: a run killed in between leaves a commit the next run
         // finishes.
-        try commit.write(files, sidecarData: record.jsonDocument())
+        try staging.commit(sidecarData: record.jsonDocument())
     }
 
     static func logs(_ parsed: [InteractLogFormat.Parsed]) -> [TrialAnalysis] {
