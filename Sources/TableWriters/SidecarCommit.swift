@@ -88,10 +88,8 @@ public struct SidecarCommit: Sendable {
                 try FileSystem.deferringSignals {
                     try output.commit(renamingFiles: { for file in files { try file.commit() } }, thenSidecar: sidecar)
                 }
-            } catch let error as FileSystemError {
-                throw .cannotCreate(path: error.path.string, reason: error.reason)
             } catch {
-                throw .cannotCreate(path: output.sidecar, reason: "\(error)")
+                throw SidecarCommit.outputError(error, path: output.sidecar)
             }
         }
     }
@@ -109,11 +107,16 @@ public struct SidecarCommit: Sendable {
     private static func stage(_ path: String, _ data: Data) throws(TableOutputError) -> StagedFile {
         do {
             return try FileSystem.stage(FilePath(path)) { append in try data.withUnsafeBytes { try append($0) } }
-        } catch let error as FileSystemError {
-            throw .cannotCreate(path: error.path.string, reason: error.reason)
         } catch {
-            throw .cannotCreate(path: path, reason: "\(error)")
+            throw outputError(error, path: path)
         }
+    }
+
+    /// A failure while staging or committing, as the output error that names the file (a file-system error names
+    /// the destination it was about) and the reason.
+    private static func outputError(_ error: any Error, path: String) -> TableOutputError {
+        guard let error = error as? FileSystemError else { return .cannotCreate(path: path, reason: "\(error)") }
+        return .cannotCreate(path: error.path.string, reason: error.reason)
     }
 
     // MARK: - What killed runs left
@@ -143,13 +146,14 @@ public struct SidecarCommit: Sendable {
         for (name, digest) in new {
             guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { return nil }
             let path = file(named: name), waiting = Self.temporary(of: path, pid: pid)
-            if PreviousOutput.kind(of: waiting) != nil {
-                guard PreviousOutput.kind(of: waiting) == .file, PreviousOutput.sha256(of: waiting) == digest else { return nil }
-            } else if PreviousOutput.kind(of: path) == nil {
-                return nil
+            let placed = PreviousOutput.kind(of: path), staged = PreviousOutput.kind(of: waiting)
+            // Somewhere, and wherever it is, a whole file with content one of the sidecars vouches for.
+            guard placed != nil || staged != nil else { return nil }
+            if staged != nil {
+                guard staged == .file, PreviousOutput.sha256(of: waiting) == digest else { return nil }
             }
-            if PreviousOutput.kind(of: path) != nil {
-                guard PreviousOutput.kind(of: path) == .file, let present = PreviousOutput.sha256(of: path),
+            if placed != nil {
+                guard placed == .file, let present = PreviousOutput.sha256(of: path),
                       present == digest || present == old[name] else { return nil }
             }
         }

@@ -10,7 +10,8 @@ struct InputPathLengthTests {
     let tool = TestSupport.executable("mynd-parse")
 
     /// A copy of `source` named `name`, in nested folders under a new temporary folder, so that its path is
-    /// `length` characters long (at least the folder's own path; every component stays under NAME_MAX).
+    /// `length` characters long, or one more (at least the folder's own path; every component stays under
+    /// NAME_MAX). The checks report the length reached.
     /// `mkdir` and `cp` make them: Foundation's `FileManager` cannot (its `copyItem` returns without an error and
     /// without a file when the path is 2,048 characters long).
     static func copy(_ source: String, named name: String, pathLength length: Int) throws -> String {
